@@ -1,0 +1,340 @@
+//===- TileOps.td - Operations of the tile dialect -----------*- tablegen -*-===//
+//
+// Every op verifies its own shapes and types and says, in the message, what is
+// wrong and how to fix it: agents read these messages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DIALECT_TILE_IR_TILEOPS_TD
+#define KBENCH_DIALECT_TILE_IR_TILEOPS_TD
+
+include "kbench/Dialect/Tile/IR/TileDialect.td"
+include "kbench/Dialect/Tile/IR/TileEnums.td"
+include "kbench/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+def Tile_TileTensor : RankedTensorOf<[AnyInteger, Index, AnyFloat]>;
+
+//===----------------------------------------------------------------------===//
+// Kernels and launches
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, AutomaticAllocationScope,
+    SingleBlockImplicitTerminator<"ReturnOp">
+  ]> {
+  let summary = "The program of one CTA over static tiles";
+  let description = [{
+    ```mlir
+    tile.kernel @row_sum(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                         %Y: memref<?xf32> {tile.dims = ["M"]})
+        params {BR = 4, BN = 1024, num_warps = 4} requires ["N <= BN"] {
+      ...
+    }
+    ```
+
+    Arguments are memrefs with dynamic extents, each named by `tile.dims`
+    (one name per axis; equal names mean equal extents), and scalars
+    (integers, floats, index). Memref arguments may only be used by
+    `tile.partition`.
+
+    `params` holds the knobs (positive integers) that partition tile sizes and
+    transform scripts refer to by name. `requires` lists facts over dims and
+    params (`"K % 8 == 0"`, `"N <= BN"`, grammar in
+    `include/kbench/Support/ShapeExpr.h`): the verifier assumes them and the
+    runner checks them against the actual shapes before every launch.
+
+    The body declares the launch grid with exactly one `tile.grid`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<DictionaryAttr>:$params,
+                       OptionalAttr<StrArrayAttr>:$requires);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    bool isDeclaration() { return false; }
+
+    /// The dim names of memref argument `index` (empty for scalars).
+    ::llvm::SmallVector<::llvm::StringRef> getArgDimNames(unsigned index);
+    /// Value of param `name`, if the kernel declares it.
+    std::optional<int64_t> getParamValue(::llvm::StringRef name);
+    /// Every dim name in order of first appearance over the arguments.
+    ::llvm::SmallVector<::llvm::StringRef> getDimNames();
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
+                                       ReturnLike]> {
+  let summary = "Terminator of a tile.kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_LaunchOp : Tile_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>
+  ]> {
+  let summary = "Launch a tile.kernel from host-level code";
+  let description = [{
+    `tile.launch @k(%x, %y) : (memref<?x?xf32>, memref<?x?xf32>) -> ()` runs
+    kernel `@k` over the grid its `tile.grid` declares. It appears in the
+    host-level `func.func` of a task, whose body allocates temporaries and
+    launches kernels in order; the bundle manifest records that sequence.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<AnyType>:$args);
+  let assemblyFormat = [{
+    $kernel `(` $args `)` attr-dict `:` functional-type($args, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Partition views and the grid
+//===----------------------------------------------------------------------===//
+
+def Tile_PartitionOp : Tile_Op<"partition", [Pure]> {
+  let summary = "Cut a memref argument into a grid of static tiles";
+  let description = [{
+    ```mlir
+    %Xv = tile.partition %X tile [BM, 32] pad(zero)
+        : memref<?x?xf32> -> !tile.part<64x32xf32, pad = zero>
+    ```
+    Tile sizes are integers or names of the enclosing kernel's params; the
+    result type spells the resolved shape. `pad(...)` (default `none`) is the
+    value out-of-bounds elements of a load read and must match the result type.
+  }];
+  let arguments = (ins AnyMemRef:$source, ArrayAttr:$tile_sizes,
+                       OptionalAttr<Tile_PadKind>:$pad);
+  let results = (outs Tile_PartitionType:$result);
+  let assemblyFormat = [{
+    $source `tile` custom<TileSizes>($tile_sizes) (`pad` `(` $pad^ `)`)?
+    attr-dict `:` type($source) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::kbench::tile::PadKind getPadKind() {
+      return getPad().value_or(::kbench::tile::PadKind::none);
+    }
+  }];
+}
+
+def Tile_GridOp : Tile_Op<"grid", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Declare the launch grid and return the block coordinates";
+  let description = [{
+    `%m, %n = tile.grid %Yv : !tile.part<64x64xf32>` declares the launch grid
+    as the index space of `%Yv` (`ceildiv(M, 64) x ceildiv(N, 64)`) and
+    returns this block's coordinates. `dims [0]` takes only some dims of the
+    view (at most three in all). A kernel declares its grid exactly once.
+  }];
+  let arguments = (ins Tile_PartitionType:$view,
+                       OptionalAttr<DenseI64ArrayAttr>:$dims);
+  let results = (outs Variadic<Index>:$coords);
+  let assemblyFormat = "$view (`dims` $dims^)? attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The view dims the grid spans, in grid order (x first).
+    ::llvm::SmallVector<int64_t> getGridDims();
+  }];
+}
+
+def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure]> {
+  let summary = "Extent of a view's index space along one dim";
+  let description = [{
+    `%nk = tile.num_tiles %Xv[1] : !tile.part<64x32xf32>` is
+    `ceildiv(K, 32)` for a view over a `["M", "K"]` memref; the usual upper
+    bound of a K loop.
+  }];
+  let arguments = (ins Tile_PartitionType:$view, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $dim `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Load one tile of a partition view";
+  let description = [{
+    `%x = tile.load %Xv[%m, %k] : !tile.part<64x32xf32, pad = zero> -> tensor<64x32xf32>`
+    reads the tile at tile coordinates `(%m, %k)`. Elements past the memref's
+    extent read the view's pad; with `pad = none` the verifier must prove the
+    tile full.
+  }];
+  let arguments = (ins Tile_PartitionType:$view, Variadic<Index>:$indices);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+class Tile_StoreLikeOp<string mnemonic, string summaryText>
+    : Tile_Op<mnemonic, [MemoryEffects<[MemWrite]>]> {
+  let summary = summaryText;
+  let arguments = (ins Tile_TileTensor:$value, Tile_PartitionType:$view,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_StoreLikeOp<"store", "Store one tile; out-of-bounds elements are masked"> {
+  let description = [{
+    `tile.store %y, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>`
+    writes the tile at tile coordinates `(%m, %n)`; elements past the memref's
+    extent are not written.
+  }];
+}
+
+def Tile_AtomicAddOp : Tile_StoreLikeOp<"atomic_add",
+    "Atomically accumulate one tile; out-of-bounds elements are masked"> {
+  let description = [{
+    `tile.atomic_add %p, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>`
+    adds the tile into memory element by element (split-K). Coverage checks
+    count contributions instead of requiring a single write.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tile computation
+//===----------------------------------------------------------------------===//
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Replicate a tile along new dims";
+  let description = [{
+    `tile.broadcast %b dims [0] : tensor<64xf32> -> tensor<32x64xf32>` adds
+    result dim 0 (`linalg.broadcast` convention: `dims` lists the result dims
+    that are new; the others take the input's dims in order).
+  }];
+  let arguments = (ins Tile_TileTensor:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $input `dims` $dims attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "Reduce one dim of a tile";
+  let description = [{
+    `tile.reduce max %x dim 1 : tensor<4x1024xf32> -> tensor<4xf32>` combines
+    along dim 1. Pad values that reach a reduction must be neutral for its kind
+    (zero for add, -inf for max, ...); tile-verify checks that.
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_TileTensor:$input,
+                       I64Attr:$dim);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Matrix multiply-accumulate on tiles: acc + a * b";
+  let description = [{
+    ```mlir
+    %r = tile.mma %a, %b, %acc {transpose_b}
+        : tensor<64x32xf32>, tensor<64x32xf32> -> tensor<64x64xf32>
+    ```
+    `a` is MxK (KxM with `transpose_a`), `b` is KxN (NxK with `transpose_b`),
+    `acc` and the result are MxN. `impl` (default `simt`) picks the
+    implementation; each has a table of legal element types and shapes:
+
+    | impl | a, b -> acc | M, N, K multiples of |
+    |---|---|---|
+    | simt | f32 -> f32, f64 -> f64, f16/bf16 -> f32, f16 -> f16 | 1, 1, 1 |
+    | mma_sync | f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32, i8 -> i32 | 16, 8, 16 (8 for f32, 32 for i8) |
+    | wgmma | f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32, i8 -> i32 | 64, 8, 16 (8 for f32, 32 for i8) |
+  }];
+  let arguments = (ins Tile_TileTensor:$a, Tile_TileTensor:$b,
+                       Tile_TileTensor:$acc, UnitAttr:$transpose_a,
+                       UnitAttr:$transpose_b, OptionalAttr<Tile_MmaImpl>:$impl);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::kbench::tile::MmaImpl getImplKind() {
+      return getImpl().value_or(::kbench::tile::MmaImpl::simt);
+    }
+  }];
+}
+
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "Permute the dims of a tile";
+  let description = [{
+    `tile.transpose %t perm [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>`:
+    result dim `i` is input dim `perm[i]`.
+  }];
+  let arguments = (ins Tile_TileTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $input `perm` $perm attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "Insert a unit dim into a tile";
+  let description = [{
+    `tile.expand_dims %t dim 1 : tensor<64xf32> -> tensor<64x1xf32>`.
+  }];
+  let arguments = (ins Tile_TileTensor:$input, I64Attr:$dim);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "A tile whose elements are their index along one dim";
+  let description = [{
+    `%cols = tile.iota dim 1 : tensor<64x64xi32>` holds `j` at `(i, j)`.
+    With `arith.cmpi` and `arith.select` it expresses masks such as causal
+    masks. Add the tile's offset (`%n * BN`) to get global indices.
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs RankedTensorOf<[AnyInteger, Index]>:$result);
+  let assemblyFormat = "`dim` $dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "A tile with every element equal to a scalar";
+  let description = [{
+    `%t = tile.splat %s : f32 -> tensor<64x64xf32>`.
+  }];
+  let arguments = (ins AnyTypeOf<[AnyInteger, Index, AnyFloat]>:$value);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // KBENCH_DIALECT_TILE_IR_TILEOPS_TD

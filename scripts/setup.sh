@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+#===- scripts/setup.sh - Install everything kbench needs on Debian 12 -----===#
+#
+# Idempotent: packages already present are skipped, so the README's commands can
+# call this first on every run. Everything comes from Debian's archive; the CUDA
+# toolkit (ptxas) is expected in its standard place (/usr/local/cuda) and is only
+# used when present.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  nlohmann-json3-dev libtorch-dev googletest libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
