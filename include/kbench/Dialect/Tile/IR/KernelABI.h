@@ -1,0 +1,54 @@
+//===- KernelABI.h - A tile.kernel's launch interface ------------*- C++ -*-===//
+//
+// What every consumer of a kernel's launch interface agrees on: the order and
+// kinds of its arguments (docs/bundle.md, "The kernel ABI"), its grid as shape
+// expressions over dims, and its block size. The GPU lowering, the host
+// lowering and the bundle writer all call these, so the three cannot drift.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DIALECT_TILE_IR_KERNELABI_H
+#define KBENCH_DIALECT_TILE_IR_KERNELABI_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/ShapeExpr.h"
+
+#include <array>
+#include <string>
+
+namespace kbench::tile {
+
+/// One launch argument of a kernel.
+struct KernelParam {
+  enum class Kind { Memref, Dim, Scalar };
+  Kind kind;
+  /// `arg<i>` (or the argument's `tile.name`) for memrefs and scalars, the dim
+  /// name for dims.
+  std::string name;
+  /// Element type of a memref, type of a scalar, i64 for a dim.
+  mlir::Type type;
+  /// Dim names of a memref, one per axis.
+  llvm::SmallVector<std::string> dims;
+  /// Index of the kernel argument (memrefs and scalars); -1 for dims.
+  int argIndex = -1;
+};
+
+/// The kernel's arguments as declared, followed by one `dim` param per dim
+/// name in order of first appearance.
+llvm::SmallVector<KernelParam> getKernelABI(KernelOp kernel);
+
+/// The launch grid (x, y, z) as shape expressions over dims with the kernel's
+/// params substituted: `ceildiv(dim, tile)` for each dim `tile.grid` spans, in
+/// the order of its results, and `1` for the unused axes.
+mlir::FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel);
+
+/// Threads per block: 32 * the `num_warps` param (4 when absent).
+int64_t getBlockSize(KernelOp kernel);
+
+/// The bundle spelling of an element type ("f32", "bf16", "i32", ...), or ""
+/// when the type has none.
+std::string getDtypeName(mlir::Type type);
+
+} // namespace kbench::tile
+
+#endif // KBENCH_DIALECT_TILE_IR_KERNELABI_H

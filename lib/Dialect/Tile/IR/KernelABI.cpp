@@ -1,0 +1,87 @@
+//===- KernelABI.cpp - A tile.kernel's launch interface -------------------===//
+
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace kbench::tile {
+
+SmallVector<KernelParam> getKernelABI(KernelOp kernel) {
+  SmallVector<KernelParam> params;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    Type type = kernel.getArgumentTypes()[i];
+    KernelParam param;
+    param.argIndex = i;
+    auto name = kernel.getArgAttrOfType<StringAttr>(i, "tile.name");
+    param.name = name ? name.str() : "arg" + std::to_string(i);
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      param.kind = KernelParam::Kind::Memref;
+      param.type = memref.getElementType();
+      for (StringRef dim : kernel.getArgDimNames(i))
+        param.dims.push_back(dim.str());
+    } else {
+      param.kind = KernelParam::Kind::Scalar;
+      param.type = type;
+    }
+    params.push_back(std::move(param));
+  }
+  for (StringRef dim : kernel.getDimNames()) {
+    KernelParam param;
+    param.kind = KernelParam::Kind::Dim;
+    param.name = dim.str();
+    param.type = IntegerType::get(kernel.getContext(), 64);
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
+FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel) {
+  GridOp grid;
+  kernel.walk([&](GridOp op) { grid = op; });
+  if (!grid)
+    return kernel.emitOpError("has no tile.grid");
+  auto partition = grid.getView().getDefiningOp<PartitionOp>();
+  auto source = partition ? dyn_cast<BlockArgument>(partition.getSource())
+                          : BlockArgument();
+  if (!source)
+    return grid.emitOpError("grid view must be a tile.partition of a kernel "
+                            "argument");
+  SmallVector<StringRef> dimNames = kernel.getArgDimNames(source.getArgNumber());
+  ArrayRef<int64_t> tileShape = partition.getResult().getType().getShape();
+
+  std::array<ShapeExpr, 3> axes = {ShapeExpr::constant(1), ShapeExpr::constant(1),
+                                   ShapeExpr::constant(1)};
+  for (auto [axis, dim] : llvm::enumerate(grid.getGridDims()))
+    axes[axis] = ShapeExpr::binary(ShapeExpr::Kind::CeilDiv,
+                                   ShapeExpr::symbol(dimNames[dim].str()),
+                                   ShapeExpr::constant(tileShape[dim]));
+  return axes;
+}
+
+int64_t getBlockSize(KernelOp kernel) {
+  return 32 * kernel.getParamValue("num_warps").value_or(4);
+}
+
+std::string getDtypeName(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF64())
+    return "f64";
+  if (type.isIndex() || type.isInteger(64))
+    return "i64";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(8))
+    return "i8";
+  if (type.isInteger(1))
+    return "i1";
+  return "";
+}
+
+} // namespace kbench::tile
