@@ -216,14 +216,17 @@ LogicalResult KernelOp::verify() {
   kbench::SymbolValues paramValues;
   if (DictionaryAttr params = getParamsAttr()) {
     for (NamedAttribute param : params) {
+      StringRef name = param.getName().getValue();
       auto value = dyn_cast<IntegerAttr>(param.getValue());
-      if (!value || value.getInt() <= 0)
+      if (!value)
+        return emitOpError("param ") << name << " = " << param.getValue()
+                                     << " must be a positive integer";
+      if (value.getInt() <= 0)
+        return emitOpError("param ") << name << " = " << value.getInt()
+                                     << " must be a positive integer";
+      if (dimNames.contains(name))
         return emitOpError("param ")
-               << param.getName() << " = " << param.getValue()
-               << " must be a positive integer";
-      if (dimNames.contains(param.getName().getValue()))
-        return emitOpError("param ")
-               << param.getName() << " has the same name as a dim";
+               << name << " has the same name as a dim; rename one of them";
       paramValues[param.getName().str()] = value.getInt();
     }
   }

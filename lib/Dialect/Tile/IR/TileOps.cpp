@@ -34,7 +34,7 @@ static ParseResult parseTileSizes(OpAsmParser &parser, ArrayAttr &sizes) {
       return success();
     }
     StringRef name;
-    if (parser.parseKeyword(&name))
+    if (failed(parser.parseOptionalKeyword(&name)))
       return parser.emitError(parser.getCurrentLocation(),
                               "expected a tile size: an integer or a param "
                               "name such as BM");
@@ -122,14 +122,20 @@ LogicalResult PartitionOp::verify() {
            << ") does not match the result type's pad = "
            << stringifyPadKind(type.getPad());
 
+  // Views are the only way to memory, so the verifier can tie every access
+  // to a named kernel argument.
   auto kernel = (*this)->getParentOfType<KernelOp>();
+  auto sourceArg = dyn_cast<BlockArgument>(getSource());
+  if (!kernel || !sourceArg ||
+      sourceArg.getOwner()->getParentOp() != kernel.getOperation())
+    return emitOpError("source must be a memref argument of the enclosing "
+                       "tile.kernel");
   for (auto [axis, entry] : llvm::enumerate(getTileSizes())) {
     int64_t size;
     if (auto integer = dyn_cast<IntegerAttr>(entry)) {
       size = integer.getInt();
     } else if (auto name = dyn_cast<StringAttr>(entry)) {
-      std::optional<int64_t> value =
-          kernel ? kernel.getParamValue(name.getValue()) : std::nullopt;
+      std::optional<int64_t> value = kernel.getParamValue(name.getValue());
       if (!value)
         return emitOpError("tile size '")
                << name.getValue() << "' is not a param of the enclosing "
@@ -451,8 +457,8 @@ LogicalResult ExpandDimsOp::verify() {
   if (result.getShape() != ArrayRef<int64_t>(expected) ||
       result.getElementType() != input.getElementType())
     return emitOpError("result type ")
-           << result << " should be tensor<" << shapeString(expected) << "x"
-           << input.getElementType() << ">";
+           << result << " should be "
+           << RankedTensorType::get(expected, input.getElementType());
   return success();
 }
 

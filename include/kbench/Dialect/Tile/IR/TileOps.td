@@ -258,9 +258,11 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     ```mlir
     %r = tile.mma %a, %b, %acc {transpose_b}
         : tensor<64x32xf32>, tensor<64x32xf32> -> tensor<64x64xf32>
+    %s = tile.mma %c, %d, %acc2 impl(wgmma)
+        : tensor<64x16xf16>, tensor<16x128xf16> -> tensor<64x128xf32>
     ```
     `a` is MxK (KxM with `transpose_a`), `b` is KxN (NxK with `transpose_b`),
-    `acc` and the result are MxN. `impl` (default `simt`) picks the
+    `acc` and the result are MxN. `impl(...)` (default `simt`) picks the
     implementation; each has a table of legal element types and shapes:
 
     | impl | a, b -> acc | M, N, K multiples of |
@@ -274,7 +276,8 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
                        UnitAttr:$transpose_b, OptionalAttr<Tile_MmaImpl>:$impl);
   let results = (outs Tile_TileTensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)
+    $a `,` $b `,` $acc (`impl` `(` $impl^ `)`)? attr-dict `:` type($a) `,`
+    type($b) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
