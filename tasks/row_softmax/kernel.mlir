@@ -1,20 +1,43 @@
-// Row softmax for rows that fit one tile (N <= BN): pad(neg_inf) makes the
-// overhanging columns neutral for max, and exp(-inf) = 0 neutral for the sum.
+// Row softmax for any N (online softmax): pass 1 walks the column tiles of BR
+// rows carrying the running max m and the running sum l of exp(x - m),
+// rescaling l by exp(m_old - m_new) when the max grows; pass 2 writes
+// exp(x - m) / l. pad(neg_inf) makes overhanging columns neutral: they never
+// raise the max and exp(-inf - m) = 0 adds nothing to the sum.
 tile.kernel @row_softmax(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                          %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
-    params {BR = 4, BN = 1024, num_warps = 4} requires ["N <= BN"] {
+    params {BR = 4, BN = 1024, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %Xv = tile.partition %X tile [BR, BN] pad(neg_inf) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = neg_inf>
   %Yv = tile.partition %Y tile [BR, BN] : memref<?x?xf32> -> !tile.part<4x1024xf32>
-  %r, %c = tile.grid %Yv : !tile.part<4x1024xf32>
-  %x = tile.load %Xv[%r, %c] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
-  %mx = tile.reduce max %x dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
-  %mb = tile.broadcast %mx dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
-  %d = arith.subf %x, %mb : tensor<4x1024xf32>
-  %e = math.exp %d : tensor<4x1024xf32>
-  %s = tile.reduce add %e dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
-  %sb = tile.broadcast %s dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
-  %y = arith.divf %e, %sb : tensor<4x1024xf32>
-  tile.store %y, %Yv[%r, %c] : tensor<4x1024xf32>, !tile.part<4x1024xf32>
+  %r = tile.grid %Yv dims [0] : !tile.part<4x1024xf32>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x1024xf32, pad = neg_inf>
+  %ninf = arith.constant dense<0xFF800000> : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %m, %l = scf.for %j = %c0 to %nt step %c1 iter_args(%mi = %ninf, %li = %zero)
+      -> (tensor<4xf32>, tensor<4xf32>) {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
+    %tmax = tile.reduce max %x dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    %mn = arith.maximumf %mi, %tmax : tensor<4xf32>
+    %mb = tile.broadcast %mn dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+    %d = arith.subf %x, %mb : tensor<4x1024xf32>
+    %e = math.exp %d : tensor<4x1024xf32>
+    %ts = tile.reduce add %e dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    %shift = arith.subf %mi, %mn : tensor<4xf32>
+    %scale = math.exp %shift : tensor<4xf32>
+    %ls = arith.mulf %li, %scale : tensor<4xf32>
+    %ln = arith.addf %ls, %ts : tensor<4xf32>
+    scf.yield %mn, %ln : tensor<4xf32>, tensor<4xf32>
+  }
+  %mb = tile.broadcast %m dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+  %lb = tile.broadcast %l dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+  scf.for %j = %c0 to %nt step %c1 {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
+    %d = arith.subf %x, %mb : tensor<4x1024xf32>
+    %e = math.exp %d : tensor<4x1024xf32>
+    %y = arith.divf %e, %lb : tensor<4x1024xf32>
+    tile.store %y, %Yv[%r, %j] : tensor<4x1024xf32>, !tile.part<4x1024xf32>
+  }
   tile.return
 }
 

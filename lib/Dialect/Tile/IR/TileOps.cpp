@@ -209,6 +209,14 @@ LogicalResult NumTilesOp::verify() {
   return success();
 }
 
+LogicalResult ExtentOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("dim ") << getDim() << " is out of range for a rank-"
+                               << rank << " partition";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // LoadOp, StoreOp, AtomicAddOp
 //===----------------------------------------------------------------------===//

@@ -168,6 +168,19 @@ def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ExtentOp : Tile_Op<"extent", [Pure]> {
+  let summary = "Extent of the memref a view partitions, along one dim";
+  let description = [{
+    `%n = tile.extent %Xv[1] : !tile.part<4x1024xf32>` is the value of the
+    named dim of axis 1 (`N` for a `["M", "N"]` memref): the element count a
+    kernel divides by for a mean, or compares `tile.iota` against for a mask.
+  }];
+  let arguments = (ins Tile_PartitionType:$view, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $dim `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
