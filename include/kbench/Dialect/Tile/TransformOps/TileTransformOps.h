@@ -1,0 +1,33 @@
+//===- TileTransformOps.h - transform.tile.* knob ops -------------*- C++ -*-===//
+//
+// The transform dialect extension that edits tile kernels' knobs
+// (TileTransformOps.td) and its registration. Tools register it through
+// kbench/InitAll.h; run schedules with kbench/Dialect/Tile/TransformOps/
+// Schedule.h or `--transform-interpreter`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_H
+#define KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/IR/OpImplementation.h"
+
+#define GET_OP_CLASSES
+#include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace kbench::transform {
+
+/// Adds the transform.tile.* ops to the transform dialect in `registry`.
+void registerTileTransformExtension(mlir::DialectRegistry &registry);
+
+} // namespace kbench::transform
+
+#endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_H
