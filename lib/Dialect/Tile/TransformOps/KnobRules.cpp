@@ -197,6 +197,8 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
     if (failure)
       return;
     PartitionType type = partition.getType();
+    if (type.getRank() == 0)
+      return;
     int64_t bytes = byteWidth(type.getElementType());
     if (*width * bytes > kMaxAccessBytes) {
       failure = KnobFailure{

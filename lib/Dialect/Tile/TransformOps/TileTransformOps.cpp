@@ -159,7 +159,7 @@ resolveKnob(Operation *op, Value param, StringRef knob,
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Runs `edit` on every kernel, then verifies it and checks every knob rule.
+/// Runs `edit` on every kernel, then checks every knob rule and verifies it.
 /// The first failure undoes the edits of all kernels.
 static DiagnosedSilenceableFailure editKernels(
     Operation *op, ArrayRef<KernelOp> kernels,
@@ -168,10 +168,12 @@ static DiagnosedSilenceableFailure editKernels(
   PayloadEdits edits;
   for (KernelOp kernel : kernels) {
     std::optional<KnobFailure> failure = edit(kernel, edits);
-    if (!failure)
-      failure = verifyKernel(kernel);
+    // Knob rules first: they name the knob (num_warps = 0 would otherwise
+    // surface as the kernel verifier's generic "must be positive").
     if (!failure)
       failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
     if (!failure)
       continue;
     edits.undo();
