@@ -3,7 +3,7 @@
 // Private to the transform.tile.* ops: an undo log for in-place edits, the
 // retiling behind set_params (Retile.cpp) and the rules every stored knob
 // must satisfy (KnobRules.cpp). Each op edits a kernel through PayloadEdits,
-// then runs verifyKernel and checkKnobs and undoes everything on failure, so
+// then runs checkKnobs and verifyKernel and undoes everything on failure, so
 // a failing op leaves the kernel exactly as it found it.
 //
 //===----------------------------------------------------------------------===//
@@ -36,7 +36,7 @@ inline constexpr int64_t kAccumulatorRegisterLimit = 128;
 /// Widest global access one thread makes.
 inline constexpr int64_t kMaxAccessBytes = 16;
 /// Grids up to this many blocks per side are checked by transform.tile.raster.
-inline constexpr int64_t kRasterProofGrid = 64;
+inline constexpr int64_t kRasterProofGrid = 32;
 
 /// Why a knob edit is illegal: a one-line message (without the transform op's
 /// name, which the caller prepends) and the payload location it concerns.

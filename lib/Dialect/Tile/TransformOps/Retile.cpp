@@ -301,12 +301,18 @@ void DimClasses::build(KernelOp kernel) {
 // retileKernel
 //===----------------------------------------------------------------------===//
 
-static std::string describeLiteral(const Anchor &literal) {
+/// What fixes a literal anchor, and how to free it.
+static std::pair<std::string, std::string> describeLiteral(const Anchor &literal,
+                                                           StringRef param) {
   if (isa<ExpandDimsOp>(literal.op))
-    return "the unit dim that tile.expand_dims inserts";
-  return llvm::formatv("the literal tile size {0} of a {1}", literal.literal,
-                       literal.op->getName())
-      .str();
+    return {"the unit dim tile.expand_dims inserts",
+            llvm::formatv("leave {0} at 1", param).str()};
+  return {llvm::formatv("the literal tile size of a {0}", literal.op->getName())
+              .str(),
+          llvm::formatv("write the param name instead of the literal, or "
+                        "leave {0} at {1}",
+                        param, literal.literal)
+              .str()};
 }
 
 std::optional<KnobFailure> kbench::transform::retileKernel(
@@ -341,16 +347,17 @@ std::optional<KnobFailure> kbench::transform::retileKernel(
           llvm::formatv("{0} joins tiles sized by {1} and {2}", joiner,
                         param.param, other.param)};
     if (other.kind == Anchor::Kind::Literal &&
-        newValue(param.param) != other.literal)
+        newValue(param.param) != other.literal) {
+      auto [what, fix] = describeLiteral(other, param.param);
       return KnobFailure{
-          llvm::formatv("{0} = {1} resizes a tile dim that {2} fixes to {3} "
-                        "({4} joins them); write the param name instead of "
-                        "the literal, or leave {0} at {3}",
-                        param.param, newValue(param.param),
-                        describeLiteral(other), other.literal, joiner),
+          llvm::formatv("{0} = {1} resizes a tile dim fixed to {2} by {3} ({4} "
+                        "joins them); {5}",
+                        param.param, newValue(param.param), other.literal,
+                        what, joiner, fix),
           other.op->getLoc(),
           llvm::formatv("{0} fixes this dim to {1}", other.op->getName(),
                         other.literal)};
+    }
     if (other.kind == Anchor::Kind::Opaque && changes(param.param))
       return KnobFailure{
           llvm::formatv("{0} = {1} would resize a tile that flows through "

@@ -160,6 +160,23 @@ TEST_F(ApplyScheduleTest, ReportsAMissingEntryPoint) {
   EXPECT_EQ(reported[0].file, path);
 }
 
+TEST_F(ApplyScheduleTest, ReportsAnEntryPointWithTheWrongArguments) {
+  OwningOpRef<ModuleOp> module =
+      parseKernel(kTasks + "row_softmax/kernel.mlir");
+  ASSERT_TRUE(module);
+  std::string path = writeSchedule(
+      "module attributes {transform.with_named_sequence} {\n"
+      "  transform.named_sequence @__transform_main(%a: !transform.any_op "
+      "{transform.readonly}, %b: !transform.any_op {transform.readonly}) "
+      "{\n    transform.yield\n  }\n}\n");
+  EXPECT_TRUE(failed(apply(*module, path)));
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_NE(reported[0].message.find("@__transform_main takes 2 arguments"),
+            std::string::npos)
+      << reported[0].message;
+  EXPECT_EQ(reported[0].line, 2u);
+}
+
 TEST_F(ApplyScheduleTest, ReportsAScheduleThatMatchesNothing) {
   OwningOpRef<ModuleOp> module =
       parseKernel(kTasks + "row_softmax/kernel.mlir");

@@ -159,8 +159,31 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_params: BK = 64 resizes a tile dim that the literal tile size 32 of a tile.partition fixes to 32 (arith.addf joins them); write the param name instead of the literal, or leave BK at 32}}
+    // expected-error @below {{transform.tile.set_params: BK = 64 resizes a tile dim fixed to 32 by the literal tile size of a tile.partition (arith.addf joins them); write the param name instead of the literal, or leave BK at 32}}
     transform.tile.set_params %k {BK = 64} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A param tied to the unit dim that expand_dims inserts.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "N"]}) params {BR = 4, BC = 1} {
+    %Xv = tile.partition %X tile [BR, BC] : memref<?x?xf32> -> !tile.part<4x1xf32>
+    %i, %j = tile.grid %Xv : !tile.part<4x1xf32>
+    %x = tile.load %Xv[%i, %j] : !tile.part<4x1xf32> -> tensor<4x1xf32>
+    %s = tile.reduce add %x dim 1 : tensor<4x1xf32> -> tensor<4xf32>
+    // expected-note @below {{tile.expand_dims fixes this dim to 1}}
+    %e = tile.expand_dims %s dim 1 : tensor<4xf32> -> tensor<4x1xf32>
+    %y = arith.addf %x, %e : tensor<4x1xf32>
+    tile.store %y, %Xv[%i, %j] : tensor<4x1xf32>, !tile.part<4x1xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.set_params: BC = 4 resizes a tile dim fixed to 1 by the unit dim tile.expand_dims inserts (arith.addf joins them); leave BC at 1}}
+    transform.tile.set_params %k {BC = 4} : !transform.any_op
     transform.yield
   }
 }

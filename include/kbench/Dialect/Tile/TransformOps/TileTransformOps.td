@@ -141,7 +141,7 @@ def RasterOp : Tile_TransformOp<"raster"> {
     }] # kTargets # [{
     Fails silenceably when the grid is not 2-D, when the value is not in
     1..65536, or when the remap is not a bijection on every grid up to
-    64 x 64 blocks (checked exhaustively at apply time).
+    32 x 32 blocks (checked exhaustively at apply time).
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        OptionalAttr<I64Attr>:$static_value,
