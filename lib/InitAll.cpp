@@ -3,7 +3,7 @@
 #include "kbench/InitAll.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
-#include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
+#include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

@@ -194,3 +194,23 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A tile.tag on the kernel itself.
+
+// CHECK-LABEL: tile.kernel @tagged
+// CHECK-SAME: params {BR = 8} attributes {tile.tag = "rows"}
+// CHECK: !tile.part<8xf32>
+module attributes {transform.with_named_sequence} {
+  tile.kernel @tagged(%X: memref<?xf32> {tile.dims = ["M"]}) params {BR = 4} attributes {tile.tag = "rows"} {
+    %Xv = tile.partition %X tile [BR] : memref<?xf32> -> !tile.part<4xf32>
+    %i = tile.grid %Xv : !tile.part<4xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match attributes{tile.tag = "rows"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_params %k {BR = 8} : !transform.any_op
+    transform.yield
+  }
+}

@@ -1,8 +1,8 @@
 //===- TileTransformOps.h - transform.tile.* knob ops -------------*- C++ -*-===//
 //
 // The transform dialect extension that edits tile kernels' knobs
-// (TileTransformOps.td) and its registration. Tools register it through
-// kbench/InitAll.h; run schedules with kbench/Dialect/Tile/TransformOps/
+// (TileTransformOps.td). Tools register it through kbench/InitAll.h
+// (DialectExtension.h); run schedules with kbench/Dialect/Tile/TransformOps/
 // Schedule.h or `--transform-interpreter`.
 //
 //===----------------------------------------------------------------------===//
@@ -16,18 +16,9 @@
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
+
 #define GET_OP_CLASSES
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h.inc"
-
-namespace mlir {
-class DialectRegistry;
-} // namespace mlir
-
-namespace kbench::transform {
-
-/// Adds the transform.tile.* ops to the transform dialect in `registry`.
-void registerTileTransformExtension(mlir::DialectRegistry &registry);
-
-} // namespace kbench::transform
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_H
