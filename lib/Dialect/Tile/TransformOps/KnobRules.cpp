@@ -49,8 +49,8 @@ void PayloadEdits::undo() {
   log.clear();
 }
 
-void kbench::transform::setParam(KernelOp kernel, StringRef name,
-                                 int64_t value, PayloadEdits &edits) {
+void kbench::transform::setParam(KernelOp kernel, StringRef name, int64_t value,
+                                 PayloadEdits &edits) {
   MLIRContext *context = kernel.getContext();
   NamedAttrList params;
   if (DictionaryAttr old = kernel.getParamsAttr())
@@ -127,8 +127,8 @@ static std::string describeTile(PartitionOp partition) {
 //===----------------------------------------------------------------------===//
 
 static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
-  int64_t numWarps = kernel.getParamValue(kNumWarpsParam)
-                         .value_or(getBlockSize(kernel) / 32);
+  int64_t numWarps =
+      kernel.getParamValue(kNumWarpsParam).value_or(getBlockSize(kernel) / 32);
   if (numWarps < 1 || numWarps > 32)
     return KnobFailure{llvm::formatv("num_warps = {0} is outside 1..32 (a CTA "
                                      "has at most 1024 threads)",
@@ -149,8 +149,8 @@ static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
 
 /// True when `dim % width == 0` follows from a static extent or a
 /// `requires` fact of the form `dim % c == 0` with c a multiple of width.
-static bool provesMultiple(KernelOp kernel, StringRef dim,
-                           int64_t staticExtent, int64_t width) {
+static bool provesMultiple(KernelOp kernel, StringRef dim, int64_t staticExtent,
+                           int64_t width) {
   if (!ShapedType::isDynamic(staticExtent))
     return staticExtent % width == 0;
   ArrayAttr facts = kernel.getRequiresAttr();
@@ -162,12 +162,12 @@ static bool provesMultiple(KernelOp kernel, StringRef dim,
       if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
         params[param.getName().str()] = value.getInt();
   auto isMultiple = [&](const ShapeExpr &mod, const ShapeExpr &zero) {
-    if (zero.getKind() != ShapeExpr::Kind::Constant || zero.getConstant() != 0 ||
-        mod.getKind() != ShapeExpr::Kind::Mod)
+    if (zero.getKind() != ShapeExpr::Kind::Constant ||
+        zero.getConstant() != 0 || mod.getKind() != ShapeExpr::Kind::Mod)
       return false;
     const ShapeExpr &lhs = mod.getOperands()[0], &rhs = mod.getOperands()[1];
-    return lhs.getKind() == ShapeExpr::Kind::Symbol &&
-           lhs.getSymbol() == dim && rhs.getKind() == ShapeExpr::Kind::Constant &&
+    return lhs.getKind() == ShapeExpr::Kind::Symbol && lhs.getSymbol() == dim &&
+           rhs.getKind() == ShapeExpr::Kind::Constant &&
            rhs.getConstant() > 0 && rhs.getConstant() % width == 0;
   };
   for (Attribute factAttr : facts) {
@@ -254,18 +254,19 @@ static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
   if (!groupM)
     return std::nullopt;
   if (*groupM < 1 || *groupM > kMaxKnobValue)
-    return KnobFailure{llvm::formatv("group_m = {0} is outside 1..{1}",
-                                     *groupM, kMaxKnobValue),
+    return KnobFailure{llvm::formatv("group_m = {0} is outside 1..{1}", *groupM,
+                                     kMaxKnobValue),
                        kernel.getLoc(), "in this kernel"};
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });
   size_t rank = grid ? grid.getGridDims().size() : 0;
   if (rank != 2)
     return KnobFailure{
-        llvm::formatv("group_m = {0} needs a 2-D grid but the tile.grid of @{1} "
-                      "spans {2} dim{3}; grouped order only applies to 2-D "
-                      "grids, so drop the raster op for this kernel",
-                      *groupM, kernel.getSymName(), rank, rank == 1 ? "" : "s"),
+        llvm::formatv(
+            "group_m = {0} needs a 2-D grid but the tile.grid of @{1} "
+            "spans {2} dim{3}; grouped order only applies to 2-D "
+            "grids, so drop the raster op for this kernel",
+            *groupM, kernel.getSymName(), rank, rank == 1 ? "" : "s"),
         grid ? grid.getLoc() : kernel.getLoc(), "the launch grid"};
   int64_t badM = 0, badN = 0, badPid = 0;
   if (!isBlockRemapBijective(groupedBlockRemap, *groupM, kRasterProofGrid, badM,

@@ -1,4 +1,4 @@
-//===- KnobRules.h - Legality of tile kernel knobs ----------------*- C++ -*-===//
+//===- KnobRules.h - Legality of tile kernel knobs --------------*- C++ -*-===//
 //
 // Private to the transform.tile.* ops: an undo log for in-place edits, the
 // retiling behind set_params (Retile.cpp) and the rules every stored knob
@@ -78,8 +78,8 @@ void setParam(tile::KernelOp kernel, llvm::StringRef name, int64_t value,
 /// when the shape rules tie a changed param to a different value: another
 /// param, a literal tile size, or an op whose tiles cannot be retiled.
 std::optional<KnobFailure>
-retileKernel(tile::KernelOp kernel,
-             const llvm::StringMap<int64_t> &assignments, PayloadEdits &edits);
+retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
+             PayloadEdits &edits);
 
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);

@@ -195,9 +195,9 @@ void DimClasses::visit(Operation *op) {
       if (auto name = dyn_cast<StringAttr>(size))
         anchor(partition, dim, {Anchor::Kind::Param, name.getValue(), 0, op});
       else
-        anchor(partition, dim,
-               {Anchor::Kind::Literal, {}, cast<IntegerAttr>(size).getInt(),
-                op});
+        anchor(
+            partition, dim,
+            {Anchor::Kind::Literal, {}, cast<IntegerAttr>(size).getInt(), op});
     }
     return;
   }
@@ -211,8 +211,7 @@ void DimClasses::visit(Operation *op) {
     unsigned inputDim = 0;
     for (int64_t dim = 0, e = broadcast.getType().getRank(); dim < e; ++dim)
       if (!llvm::is_contained(broadcast.getDims(), dim))
-        unite(broadcast.getResult(), dim, broadcast.getInput(), inputDim++,
-              op);
+        unite(broadcast.getResult(), dim, broadcast.getInput(), inputDim++, op);
     return;
   }
   if (auto reduce = dyn_cast<ReduceOp>(op)) {
@@ -280,7 +279,8 @@ void DimClasses::visit(Operation *op) {
   // the same shape (scalar operands such as a select's i1 condition aside).
   if (op->hasTrait<OpTrait::Elementwise>()) {
     Value first;
-    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+    for (Value value :
+         llvm::concat<Value>(op->getOperands(), op->getResults())) {
       if (!isTiled(value))
         continue;
       if (!first)
@@ -302,8 +302,8 @@ void DimClasses::build(KernelOp kernel) {
 //===----------------------------------------------------------------------===//
 
 /// What fixes a literal anchor, and how to free it.
-static std::pair<std::string, std::string> describeLiteral(const Anchor &literal,
-                                                           StringRef param) {
+static std::pair<std::string, std::string>
+describeLiteral(const Anchor &literal, StringRef param) {
   if (isa<ExpandDimsOp>(literal.op))
     return {"the unit dim tile.expand_dims inserts",
             llvm::formatv("leave {0} at 1", param).str()};
@@ -315,9 +315,10 @@ static std::pair<std::string, std::string> describeLiteral(const Anchor &literal
               .str()};
 }
 
-std::optional<KnobFailure> kbench::transform::retileKernel(
-    KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
-    PayloadEdits &edits) {
+std::optional<KnobFailure>
+kbench::transform::retileKernel(KernelOp kernel,
+                                const llvm::StringMap<int64_t> &assignments,
+                                PayloadEdits &edits) {
   auto newValue = [&](StringRef param) -> int64_t {
     auto it = assignments.find(param);
     return it != assignments.end() ? it->second
@@ -352,8 +353,8 @@ std::optional<KnobFailure> kbench::transform::retileKernel(
       return KnobFailure{
           llvm::formatv("{0} = {1} resizes a tile dim fixed to {2} by {3} ({4} "
                         "joins them); {5}",
-                        param.param, newValue(param.param), other.literal,
-                        what, joiner, fix),
+                        param.param, newValue(param.param), other.literal, what,
+                        joiner, fix),
           other.op->getLoc(),
           llvm::formatv("{0} fixes this dim to {1}", other.op->getName(),
                         other.literal)};

@@ -24,9 +24,8 @@ LogicalResult kbench::applySchedule(ModuleOp module, StringRef schedulePath) {
   MLIRContext *context = module.getContext();
   Location fileLoc = FileLineColLoc::get(context, schedulePath, 0, 0);
   if (!llvm::sys::fs::is_regular_file(schedulePath))
-    return emitError(fileLoc)
-           << "schedule file '" << schedulePath
-           << "' does not exist or is not a regular file";
+    return emitError(fileLoc) << "schedule file '" << schedulePath
+                              << "' does not exist or is not a regular file";
 
   // Parse errors are reported by the parser at their line and column.
   ParserConfig config(context);

@@ -100,8 +100,8 @@ parseKnobValue(OpAsmParser &parser, IntegerAttr &staticValue,
   return success();
 }
 
-static void printKnobValue(OpAsmPrinter &p, Operation *, IntegerAttr staticValue,
-                           Value dynamicValue) {
+static void printKnobValue(OpAsmPrinter &p, Operation *,
+                           IntegerAttr staticValue, Value dynamicValue) {
   if (dynamicValue)
     p.printOperand(dynamicValue);
   else
@@ -117,7 +117,8 @@ static void printKnobValue(OpAsmPrinter &p, Operation *, IntegerAttr staticValue
 
 /// The distinct tile.kernels that `target`'s payload ops are or lie in.
 static DiagnosedSilenceableFailure
-collectKernels(Operation *op, Value target, mlir::transform::TransformState &state,
+collectKernels(Operation *op, Value target,
+               mlir::transform::TransformState &state,
                SmallVectorImpl<KernelOp> &kernels) {
   for (Operation *payload : state.getPayloadOps(target)) {
     auto kernel = dyn_cast<KernelOp>(payload);
@@ -229,6 +230,17 @@ static LogicalResult verifyKnobOperands(Operation *op, IntegerAttr staticValue,
 // SetParamsOp
 //===----------------------------------------------------------------------===//
 
+/// The op that owns knob param `name`, or "" for a tile-size param.
+static StringRef knobOpFor(StringRef name) {
+  if (name == kNumWarpsParam)
+    return "transform.tile.set_num_warps";
+  if (name == kVectorWidthParam)
+    return "transform.tile.vector_width";
+  if (name == kGroupMParam)
+    return "transform.tile.raster %k group_m";
+  return "";
+}
+
 LogicalResult SetParamsOp::verify() {
   if (getNames().size() != getStaticValues().size())
     return emitOpError("has ") << getNames().size() << " names but "
@@ -277,45 +289,42 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
     assignments.push_back({name, value});
   }
 
-  return editKernels(*this, kernels, [&](KernelOp kernel, PayloadEdits &edits)
-                                         -> std::optional<KnobFailure> {
-    llvm::StringMap<int64_t> values;
-    for (auto [name, value] : assignments) {
-      if (llvm::is_contained({kNumWarpsParam, kVectorWidthParam, kGroupMParam},
-                             name))
-        return KnobFailure{
-            (name + " has its own op with its own checks; use "
-                    "transform.tile." +
-             (name == kNumWarpsParam      ? "set_num_warps"
-              : name == kVectorWidthParam ? "vector_width"
-                                          : "raster %k group_m") +
-             " instead")
-                .str(),
-            kernel.getLoc(), "in this kernel"};
-      if (!kernel.getParamValue(name)) {
-        std::string declared;
-        llvm::raw_string_ostream os(declared);
-        if (DictionaryAttr params = kernel.getParamsAttr())
-          llvm::interleaveComma(params, os, [&](NamedAttribute param) {
-            os << param.getName().getValue();
-          });
-        return KnobFailure{("@" + kernel.getSymName() + " has no param '" +
-                            name + "' (its params: " +
-                            (declared.empty() ? "none" : declared) +
-                            "); declare it in the kernel's params {...} or "
-                            "set one of these")
-                               .str(),
-                           kernel.getLoc(), "this kernel"};
-      }
-      if (value < 1 || value > kMaxKnobValue)
-        return KnobFailure{(name + " = " + Twine(value) + " is outside 1.." +
-                            Twine(kMaxKnobValue) + "; tile sizes are positive")
-                               .str(),
-                           kernel.getLoc(), "in this kernel"};
-      values[name] = value;
-    }
-    return retileKernel(kernel, values, edits);
-  });
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        llvm::StringMap<int64_t> values;
+        for (auto [name, value] : assignments) {
+          if (StringRef op = knobOpFor(name); !op.empty())
+            return KnobFailure{(name +
+                                " has its own op with its own checks; use " +
+                                op + " instead")
+                                   .str(),
+                               kernel.getLoc(), "in this kernel"};
+          if (!kernel.getParamValue(name)) {
+            std::string declared;
+            llvm::raw_string_ostream os(declared);
+            if (DictionaryAttr params = kernel.getParamsAttr())
+              llvm::interleaveComma(params, os, [&](NamedAttribute param) {
+                os << param.getName().getValue();
+              });
+            return KnobFailure{
+                ("@" + kernel.getSymName() + " has no param '" + name +
+                 "' (its params: " + (declared.empty() ? "none" : declared) +
+                 "); declare it in the kernel's params {...} or "
+                 "set one of these")
+                    .str(),
+                kernel.getLoc(), "this kernel"};
+          }
+          if (value < 1 || value > kMaxKnobValue)
+            return KnobFailure{(name + " = " + Twine(value) +
+                                " is outside 1.." + Twine(kMaxKnobValue) +
+                                "; tile sizes are positive")
+                                   .str(),
+                               kernel.getLoc(), "in this kernel"};
+          values[name] = value;
+        }
+        return retileKernel(kernel, values, edits);
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,8 +22,10 @@ TEST(RasterTest, GroupedOrderWalksColumnsOfAGroup) {
 
 TEST(RasterTest, RaggedLastGroupStaysInTheGrid) {
   // 5 rows in groups of 2: the last group has one row.
-  EXPECT_EQ(groupedBlockRemap(8, 5, 2, 2), std::make_pair(int64_t(4), int64_t(0)));
-  EXPECT_EQ(groupedBlockRemap(9, 5, 2, 2), std::make_pair(int64_t(4), int64_t(1)));
+  EXPECT_EQ(groupedBlockRemap(8, 5, 2, 2),
+            std::make_pair(int64_t(4), int64_t(0)));
+  EXPECT_EQ(groupedBlockRemap(9, 5, 2, 2),
+            std::make_pair(int64_t(4), int64_t(1)));
 }
 
 TEST(RasterTest, GroupedRemapIsBijective) {

@@ -92,7 +92,8 @@ protected:
   std::vector<std::string> tempFiles;
 };
 
-constexpr const char *kHeader = R"(module attributes {transform.with_named_sequence} {
+constexpr const char *kHeader =
+    R"(module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
 )";
@@ -105,8 +106,8 @@ TEST_F(ApplyScheduleTest, AppliesTheDefaultSchedule) {
   OwningOpRef<ModuleOp> module =
       parseKernel(kTasks + "linear_bias_relu/kernel.mlir");
   ASSERT_TRUE(module);
-  ASSERT_TRUE(succeeded(apply(
-      *module, kTasks + "linear_bias_relu/schedules/default.mlir")));
+  ASSERT_TRUE(succeeded(
+      apply(*module, kTasks + "linear_bias_relu/schedules/default.mlir")));
   EXPECT_TRUE(reported.empty());
   EXPECT_EQ(param(*module, "BM"), 128);
   EXPECT_EQ(param(*module, "BK"), 8);
@@ -147,10 +148,10 @@ TEST_F(ApplyScheduleTest, ReportsAMissingEntryPoint) {
   OwningOpRef<ModuleOp> module =
       parseKernel(kTasks + "row_softmax/kernel.mlir");
   ASSERT_TRUE(module);
-  std::string path = writeSchedule(
-      "module attributes {transform.with_named_sequence} {\n"
-      "  transform.named_sequence @main(%root: !transform.any_op "
-      "{transform.readonly}) {\n    transform.yield\n  }\n}\n");
+  std::string path =
+      writeSchedule("module attributes {transform.with_named_sequence} {\n"
+                    "  transform.named_sequence @main(%root: !transform.any_op "
+                    "{transform.readonly}) {\n    transform.yield\n  }\n}\n");
   EXPECT_TRUE(failed(apply(*module, path)));
   ASSERT_EQ(reported.size(), 1u);
   EXPECT_NE(reported[0].message.find(

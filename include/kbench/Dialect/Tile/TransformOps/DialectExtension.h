@@ -1,4 +1,4 @@
-//===- DialectExtension.h - Register the transform.tile ops -------*- C++ -*-===//
+//===- DialectExtension.h - Register the transform.tile ops -----*- C++ -*-===//
 //
 // Light header (no generated code) for tools and kbench/InitAll: registering
 // the extension needs no op definitions, as with upstream's

@@ -1,4 +1,4 @@
-//===- Raster.h - Grouped block order of a 2-D grid ---------------*- C++ -*-===//
+//===- Raster.h - Grouped block order of a 2-D grid -------------*- C++ -*-===//
 //
 // The block remap that `transform.tile.raster %k group_m G` asks for, stated
 // once so that the transform op's bijectivity proof, the lowerings and their

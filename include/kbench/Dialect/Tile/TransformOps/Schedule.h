@@ -1,4 +1,4 @@
-//===- Schedule.h - Apply a schedule file to a kernel module ------*- C++ -*-===//
+//===- Schedule.h - Apply a schedule file to a kernel module ----*- C++ -*-===//
 //
 // The C++ entry behind `kbench compile --schedule FILE`: a schedule is an MLIR
 // file holding `transform.named_sequence @__transform_main`, kept apart from

@@ -1,4 +1,4 @@
-//===- TileTransformOps.h - transform.tile.* knob ops -------------*- C++ -*-===//
+//===- TileTransformOps.h - transform.tile.* knob ops -----------*- C++ -*-===//
 //
 // The transform dialect extension that edits tile kernels' knobs
 // (TileTransformOps.td). Tools register it through kbench/InitAll.h

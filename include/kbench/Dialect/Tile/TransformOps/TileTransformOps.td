@@ -1,4 +1,4 @@
-//===- TileTransformOps.td - transform.tile.* knob ops -------*- tablegen -*-===//
+//===- TileTransformOps.td - transform.tile.* knob ops ---*- tablegen -*-===//
 //
 // The edit language agents and the search use on tile kernels: each op sets
 // one kind of knob on a tile.kernel, checks that the result is legal and
@@ -49,7 +49,7 @@ def SetParamsOp : Tile_TransformOp<"set_params"> {
   let summary = "Set tile-size params and retile every dependent tile";
   let description = [{
     ```mlir
-    transform.tile.set_params %k {BM = 128, BN = 128, BK = %bk} : !transform.any_op
+    transform.tile.set_params %k {BM = 128, BK = %bk} : !transform.any_op
     ```
     Sets the named params of each target kernel and retiles every partition
     whose tile sizes name them. Every tensor whose shape depends on those
