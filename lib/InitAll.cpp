@@ -3,6 +3,7 @@
 #include "kbench/InitAll.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,6 +19,7 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<tile::TileDialect>();
+  transform::registerTileTransformExtension(registry);
 }
 
 void kbench::registerAllPasses() { mlir::registerAllPasses(); }
