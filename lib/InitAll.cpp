@@ -2,6 +2,7 @@
 
 #include "kbench/InitAll.h"
 
+#include "kbench/Conversion/TileToHost/TileToHost.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -20,4 +21,7 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tile::TileDialect>();
 }
 
-void kbench::registerAllPasses() { mlir::registerAllPasses(); }
+void kbench::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerTileToHostPasses();
+}

@@ -1,0 +1,128 @@
+//===- TileToHost.cpp - The tile-to-host pass -----------------------------===//
+//
+// The recipe: check that every kernel can be lowered (one error per op that
+// cannot, before anything changes), drop the host-level launch code, then for
+// each kernel build its host function (HostFunction.cpp) and rewrite the tile
+// ops in it (TileOpLowering.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Conversion/TileToHost/TileToHost.h"
+
+#include "PassDetail.h"
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace kbench {
+#define GEN_PASS_DEF_TILETOHOST
+#include "kbench/Conversion/TileToHost/Passes.h.inc"
+} // namespace kbench
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::tile;
+
+/// The view a memory op or num_tiles reads through, or null.
+static Value getView(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<LoadOp, StoreOp, AtomicAddOp, NumTilesOp>(
+          [](auto op) { return op.getView(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
+  bool lowerable = true;
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    Type elementType = type;
+    if (auto memref = dyn_cast<MemRefType>(type))
+      elementType = memref.getElementType();
+    if (!getDtypeName(elementType).empty())
+      continue;
+    kernel.emitOpError("argument #")
+        << index << " has element type " << elementType
+        << ", which the kernel ABI cannot pass (docs/bundle.md dtypes: f32, "
+           "f16, bf16, f64, i8, i32, i64, i1); convert it inside the kernel";
+    lowerable = false;
+  }
+
+  kernel.getBody().walk([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (!isa_and_nonnull<TileDialect, arith::ArithDialect, math::MathDialect,
+                         scf::SCFDialect, tensor::TensorDialect>(dialect)) {
+      op->emitOpError("cannot be lowered by tile-to-host: a kernel body may "
+                      "only hold tile, arith, math, scf and tensor ops");
+      lowerable = false;
+      return;
+    }
+    if (auto partition = dyn_cast<PartitionOp>(op)) {
+      auto source = dyn_cast<BlockArgument>(partition.getSource());
+      if (!source || source.getOwner()->getParentOp() != kernel) {
+        op->emitOpError("cannot be lowered by tile-to-host: it must partition "
+                        "a memref argument of the kernel");
+        lowerable = false;
+      }
+      return;
+    }
+    Value view = getView(op);
+    if (view && !view.getDefiningOp<PartitionOp>()) {
+      op->emitOpError("cannot be lowered by tile-to-host: its view must be "
+                      "the result of a tile.partition, not a value chosen at "
+                      "run time (a block argument or an scf result); use the "
+                      "tile.partition result directly");
+      lowerable = false;
+    }
+  });
+  return success(lowerable);
+}
+
+namespace {
+struct TileToHostPass : kbench::impl::TileToHostBase<TileToHostPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    bool lowerable = true;
+    for (KernelOp kernel : kernels)
+      lowerable &= succeeded(tile_to_host::checkLowerable(kernel));
+    if (!lowerable)
+      return signalPassFailure();
+
+    // Host-level code (tile.launch sequences) is not part of kernel.so: the
+    // runner runs the launch sequence from the bundle manifest.
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      func.erase();
+    module.walk([](LaunchOp launch) { launch.erase(); });
+
+    RewritePatternSet patterns(&getContext());
+    tile_to_host::populateTileOpLoweringPatterns(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (KernelOp kernel : kernels) {
+      func::FuncOp func = tile_to_host::buildHostFunction(kernel);
+      kernel.erase();
+      walkAndApplyPatterns(func, frozen);
+      func.walk([](PartitionOp partition) {
+        if (partition.use_empty())
+          partition.erase();
+      });
+      WalkResult leftover = func.walk([](Operation *op) {
+        if (!isa<TileDialect>(op->getDialect()))
+          return WalkResult::advance();
+        op->emitOpError("was not lowered by tile-to-host");
+        return WalkResult::interrupt();
+      });
+      if (leftover.wasInterrupted())
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
