@@ -101,38 +101,45 @@ func::FuncOp tile_to_host::buildHostFunction(KernelOp kernel) {
   b.setInsertionPointToStart(entry);
   Value params = entry->getArgument(0);
 
-  // Dims first: the memref descriptors need them.
+  // Read every argument in ABI order, then wrap the data pointers: the
+  // memrefs need the dims, which come last.
   SmallVector<KernelParam> abi = getKernelABI(kernel);
+  SmallVector<Value> values;
   llvm::StringMap<Value> dims;
-  for (auto [index, param] : llvm::enumerate(abi))
-    if (param.kind == KernelParam::Kind::Dim)
-      dims[param.name] = loadParam(b, loc, params, index, i64);
-
   IRMapping mapping;
   for (auto [index, param] : llvm::enumerate(abi)) {
-    if (param.kind == KernelParam::Kind::Dim)
-      continue;
-    BlockArgument arg = kernel.getArgument(param.argIndex);
     if (param.kind == KernelParam::Kind::Scalar) {
-      mapping.map(arg, loadScalar(b, loc, params, index, arg.getType()));
+      BlockArgument arg = kernel.getArgument(param.argIndex);
+      values.push_back(loadScalar(b, loc, params, index, arg.getType()));
+      mapping.map(arg, values.back());
       continue;
     }
-    Value data = loadParam(b, loc, params, index, ptrType);
+    bool isDim = param.kind == KernelParam::Kind::Dim;
+    values.push_back(
+        loadParam(b, loc, params, index, isDim ? i64 : Type(ptrType)));
+    if (isDim)
+      dims[param.name] = values.back();
+  }
+  for (auto [index, param] : llvm::enumerate(abi)) {
+    if (param.kind != KernelParam::Kind::Memref)
+      continue;
+    BlockArgument arg = kernel.getArgument(param.argIndex);
     SmallVector<Value> sizes;
     for (const std::string &dim : param.dims)
       sizes.push_back(dims.lookup(dim));
     mapping.map(arg, buildMemref(b, loc, cast<MemRefType>(arg.getType()),
-                                 data, sizes));
+                                 values[index], sizes));
   }
 
   // The grid: z outermost, x innermost, as CUDA numbers blocks linearly.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  std::array<Value, 3> blockIds;
+  std::array<Value, 3> extents, blockIds;
+  for (int axis = 0; axis < 3; ++axis)
+    extents[axis] = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                               entry->getArgument(1 + axis));
   for (int axis = 2; axis >= 0; --axis) {
-    Value extent = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                              entry->getArgument(1 + axis));
-    auto loop = scf::ForOp::create(b, loc, zero, extent, one);
+    auto loop = scf::ForOp::create(b, loc, zero, extents[axis], one);
     blockIds[axis] = loop.getInductionVar();
     b.setInsertionPointToStart(loop.getBody());
   }

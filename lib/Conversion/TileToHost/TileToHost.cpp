@@ -22,7 +22,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace kbench {
 #define GEN_PASS_DEF_TILETOHOST
@@ -32,14 +31,6 @@ namespace kbench {
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::tile;
-
-/// The view a memory op or num_tiles reads through, or null.
-static Value getView(Operation *op) {
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<LoadOp, StoreOp, AtomicAddOp, NumTilesOp>(
-          [](auto op) { return op.getView(); })
-      .Default([](Operation *) { return Value(); });
-}
 
 LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
   bool lowerable = true;
@@ -65,21 +56,25 @@ LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
       lowerable = false;
       return;
     }
-    if (auto partition = dyn_cast<PartitionOp>(op)) {
-      auto source = dyn_cast<BlockArgument>(partition.getSource());
-      if (!source || source.getOwner()->getParentOp() != kernel) {
-        op->emitOpError("cannot be lowered by tile-to-host: it must partition "
-                        "a memref argument of the kernel");
-        lowerable = false;
-      }
+    auto partition = dyn_cast<PartitionOp>(op);
+    if (!partition)
       return;
+    auto source = dyn_cast<BlockArgument>(partition.getSource());
+    if (!source || source.getOwner()->getParentOp() != kernel) {
+      op->emitOpError("cannot be lowered by tile-to-host: it must partition "
+                      "a memref argument of the kernel");
+      lowerable = false;
     }
-    Value view = getView(op);
-    if (view && !view.getDefiningOp<PartitionOp>()) {
-      op->emitOpError("cannot be lowered by tile-to-host: its view must be "
-                      "the result of a tile.partition, not a value chosen at "
-                      "run time (a block argument or an scf result); use the "
-                      "tile.partition result directly");
+    // Views are resolved statically: each access must name its partition.
+    for (Operation *user : partition->getUsers()) {
+      if (isa<LoadOp, StoreOp, AtomicAddOp, NumTilesOp, GridOp>(user))
+        continue;
+      user->emitOpError("cannot be lowered by tile-to-host: it uses a tile "
+                        "view, which may only be used by tile.load, "
+                        "tile.store, tile.atomic_add, tile.num_tiles and "
+                        "tile.grid; use the tile.partition result directly "
+                        "instead of passing it through ")
+          << user->getName();
       lowerable = false;
     }
   });
@@ -110,18 +105,8 @@ struct TileToHostPass : kbench::impl::TileToHostBase<TileToHostPass> {
       func::FuncOp func = tile_to_host::buildHostFunction(kernel);
       kernel.erase();
       walkAndApplyPatterns(func, frozen);
-      func.walk([](PartitionOp partition) {
-        if (partition.use_empty())
-          partition.erase();
-      });
-      WalkResult leftover = func.walk([](Operation *op) {
-        if (!isa<TileDialect>(op->getDialect()))
-          return WalkResult::advance();
-        op->emitOpError("was not lowered by tile-to-host");
-        return WalkResult::interrupt();
-      });
-      if (leftover.wasInterrupted())
-        return signalPassFailure();
+      // Every access was rewritten (checkLowerable admits no other use).
+      func.walk([](PartitionOp partition) { partition.erase(); });
     }
   }
 };
