@@ -28,8 +28,12 @@ void kbench::buildTileToHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
-  // Tensors to buffers; every buffer is freed where it dies.
-  pm.addPass(bufferization::createOneShotBufferizePass());
+  // Tensors to buffers; every buffer is freed where it dies. A loop may
+  // yield a fresh tile (a reduction result, a tile chosen by scf.if) as its
+  // carried value.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createConvertBufferizationToMemRefPass());

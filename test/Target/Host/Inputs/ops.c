@@ -4,6 +4,7 @@
  *   pad_counts M N          scale_transpose M N ALPHA NEGATE
  *   row_stats M N           int_row_stats M N (N % 8 == 0)
  *   causal_mma_f16 M N K    splitk_atomic M N K S
+ *   online_softmax M N      last_tile_max M N
  * Grids follow the tile sizes in ops.mlir.
  *
  *===----------------------------------------------------------------------===*/
@@ -160,6 +161,43 @@ static int splitk_atomic(kernel_fn kernel, int64_t M, int64_t N, int64_t K,
   return report(label, &k, limit, guards_intact(c, M * N * 4));
 }
 
+static int online_softmax(kernel_fn kernel, int64_t M, int64_t N) {
+  float *x = random_floats(M * N), *y = nan_floats(M * N);
+  for (int64_t i = 0; i < M * N; ++i)
+    x[i] *= 8;
+  void *params[] = {&x, &y, &M, &N};
+  kernel(params, ceil_div(M, 4), 1, 1);
+  double limit = 1e-6;
+  check_t k = {0, 0};
+  for (int64_t i = 0; i < M; ++i) {
+    double max = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < N; ++j)
+      max = fmax(max, x[i * N + j]);
+    for (int64_t j = 0; j < N; ++j)
+      sum += exp(x[i * N + j] - max);
+    for (int64_t j = 0; j < N; ++j)
+      check(&k, y[i * N + j], exp(x[i * N + j] - max) / sum, 1, limit);
+  }
+  return report(label, &k, limit, guards_intact(y, M * N * 4));
+}
+
+static int last_tile_max(kernel_fn kernel, int64_t M, int64_t N) {
+  int64_t P = 8;
+  float *x = random_floats(M * N), *y = nan_floats(M * P);
+  void *params[] = {&x, &y, &M, &N, &P};
+  kernel(params, ceil_div(M, 4), 1, 1);
+  int64_t first = (ceil_div(N, 8) - 1) * 8; /* the last tile's first column */
+  check_t k = {0, 0};
+  for (int64_t i = 0; i < M; ++i) {
+    double max = -INFINITY;
+    for (int64_t j = first; j < N; ++j)
+      max = fmax(max, x[i * N + j]);
+    for (int64_t j = 0; j < P; ++j)
+      check(&k, y[i * P + j], max, 1, 0);
+  }
+  return report(label, &k, 0, guards_intact(y, M * P * 4));
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: ops KERNEL_SO KERNEL DIMS...\n");
@@ -182,6 +220,10 @@ int main(int argc, char **argv) {
     return causal_mma_f16(kernel, DIM(0), DIM(1), DIM(2));
   if (!strcmp(name, "splitk_atomic"))
     return splitk_atomic(kernel, DIM(0), DIM(1), DIM(2), DIM(3));
+  if (!strcmp(name, "online_softmax"))
+    return online_softmax(kernel, DIM(0), DIM(1));
+  if (!strcmp(name, "last_tile_max"))
+    return last_tile_max(kernel, DIM(0), DIM(1));
   fprintf(stderr, "unknown kernel %s\n", name);
   return 2;
 }

@@ -236,3 +236,64 @@ tile.kernel @splitk_atomic(%A: memref<?x?xf32> {tile.dims = ["K", "M"]},
   tile.atomic_add %acc, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }
+
+// Online softmax over rows of any length: a first loop over column tiles
+// carries the running max and the running sum of exponentials (rescaled when
+// the max grows), a second loop writes exp(x - max) / sum tile by tile.
+tile.kernel @online_softmax(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                            %Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [4, 16] pad(neg_inf) : memref<?x?xf32> -> !tile.part<4x16xf32, pad = neg_inf>
+  %Yv = tile.partition %Y tile [4, 16] : memref<?x?xf32> -> !tile.part<4x16xf32>
+  %r = tile.grid %Yv dims [0] : !tile.part<4x16xf32>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x16xf32, pad = neg_inf>
+  %m0 = arith.constant dense<0xFF800000> : tensor<4xf32>
+  %l0 = arith.constant dense<0.0> : tensor<4xf32>
+  %m, %l = scf.for %j = %c0 to %nt step %c1 iter_args(%mi = %m0, %li = %l0)
+      -> (tensor<4xf32>, tensor<4xf32>) {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x16xf32, pad = neg_inf> -> tensor<4x16xf32>
+    %tmax = tile.reduce max %x dim 1 : tensor<4x16xf32> -> tensor<4xf32>
+    %mn = arith.maximumf %mi, %tmax : tensor<4xf32>
+    %mb = tile.broadcast %mn dims [1] : tensor<4xf32> -> tensor<4x16xf32>
+    %d = arith.subf %x, %mb : tensor<4x16xf32>
+    %e = math.exp %d : tensor<4x16xf32>
+    %s = tile.reduce add %e dim 1 : tensor<4x16xf32> -> tensor<4xf32>
+    %shift = arith.subf %mi, %mn : tensor<4xf32>
+    %scale = math.exp %shift : tensor<4xf32>
+    %ls = arith.mulf %li, %scale : tensor<4xf32>
+    %ln = arith.addf %ls, %s : tensor<4xf32>
+    scf.yield %mn, %ln : tensor<4xf32>, tensor<4xf32>
+  }
+  %mb = tile.broadcast %m dims [1] : tensor<4xf32> -> tensor<4x16xf32>
+  %lb = tile.broadcast %l dims [1] : tensor<4xf32> -> tensor<4x16xf32>
+  scf.for %j = %c0 to %nt step %c1 {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x16xf32, pad = neg_inf> -> tensor<4x16xf32>
+    %d = arith.subf %x, %mb : tensor<4x16xf32>
+    %e = math.exp %d : tensor<4x16xf32>
+    %y = arith.divf %e, %lb : tensor<4x16xf32>
+    tile.store %y, %Yv[%r, %j] : tensor<4x16xf32>, !tile.part<4x16xf32>
+  }
+  tile.return
+}
+
+// Y[i, :] = the max of row i's last column tile, broadcast: the loop yields a
+// freshly computed tile every iteration instead of updating its carried one.
+tile.kernel @last_tile_max(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                           %Y: memref<?x?xf32> {tile.dims = ["M", "P"]}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [4, 8] pad(neg_inf) : memref<?x?xf32> -> !tile.part<4x8xf32, pad = neg_inf>
+  %Yv = tile.partition %Y tile [4, 8] : memref<?x?xf32> -> !tile.part<4x8xf32>
+  %r = tile.grid %Yv dims [0] : !tile.part<4x8xf32>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x8xf32, pad = neg_inf>
+  %z = arith.constant dense<0.0> : tensor<4x8xf32>
+  %last = scf.for %j = %c0 to %nt step %c1 iter_args(%a = %z) -> (tensor<4x8xf32>) {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x8xf32, pad = neg_inf> -> tensor<4x8xf32>
+    %mx = tile.reduce max %x dim 1 : tensor<4x8xf32> -> tensor<4xf32>
+    %b = tile.broadcast %mx dims [1] : tensor<4xf32> -> tensor<4x8xf32>
+    scf.yield %b : tensor<4x8xf32>
+  }
+  tile.store %last, %Yv[%r, %c0] : tensor<4x8xf32>, !tile.part<4x8xf32>
+  tile.return
+}
