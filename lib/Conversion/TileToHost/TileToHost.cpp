@@ -32,8 +32,45 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::tile;
 
+/// Whether `name` is a C library function that the code in kernel.so calls
+/// or may call (allocation, memory copies, libm). A kernel exported under
+/// such a name would take the place of the library function.
+static bool isCLibraryName(StringRef name) {
+  static constexpr StringLiteral kLibc[] = {
+      "abort",   "aligned_alloc", "calloc", "free",   "malloc",
+      "memcmp",  "memcpy",        "memmove", "memset", "posix_memalign",
+      "realloc"};
+  // <math.h> functions; each also exists with an `f` and an `l` suffix.
+  static constexpr StringLiteral kLibm[] = {
+      "acos",  "acosh",     "asin",      "asinh",      "atan",    "atan2",
+      "atanh", "cbrt",      "ceil",      "copysign",   "cos",     "cosh",
+      "erf",   "erfc",      "exp",       "exp10",      "exp2",    "expm1",
+      "fabs",  "fdim",      "floor",     "fma",        "fmax",    "fmin",
+      "fmod",  "frexp",     "hypot",     "ilogb",      "ldexp",   "lgamma",
+      "llrint", "llround",  "log",       "log10",      "log1p",   "log2",
+      "logb",  "lrint",     "lround",    "modf",       "nan",     "nearbyint",
+      "nextafter", "nexttoward", "pow",  "remainder",  "remquo",  "rint",
+      "round", "roundeven", "scalbln",   "scalbn",     "sin",     "sincos",
+      "sinh",  "sqrt",      "tan",       "tanh",       "tgamma",  "trunc"};
+  auto isLibm = [&](StringRef base) {
+    return llvm::is_contained(kLibm, base);
+  };
+  // Names starting with "__" belong to the compiler runtime.
+  return name.starts_with("__") || llvm::is_contained(kLibc, name) ||
+         isLibm(name) ||
+         ((name.ends_with("f") || name.ends_with("l")) &&
+          isLibm(name.drop_back()));
+}
+
 LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
   bool lowerable = true;
+  if (isCLibraryName(kernel.getSymName())) {
+    kernel.emitOpError("is named '")
+        << kernel.getSymName()
+        << "', a C library function that kernel.so calls or may call; the "
+           "host target cannot export a kernel under that name; rename it";
+    lowerable = false;
+  }
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     Type elementType = type;
     if (auto memref = dyn_cast<MemRefType>(type))

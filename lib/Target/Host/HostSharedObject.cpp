@@ -13,6 +13,7 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -151,6 +152,11 @@ LogicalResult kbench::buildHostSharedObject(ModuleOp module,
     emitError(module.getLoc()) << message;
     return failure();
   };
+
+  // The lowering assumes verified tile IR (one tile.grid, tile.dims on every
+  // memref argument, ...).
+  if (failed(verify(module)))
+    return fail("the module does not verify (see the errors above)");
 
   // Lower a copy: the caller may still need the tile module (manifest, hash).
   Stopwatch lowering;

@@ -61,3 +61,23 @@ tile.kernel @no_dtype(%X: memref<?xi16> {tile.dims = ["N"]}) {
   %i = tile.grid %Xv : !tile.part<8xi16>
   tile.return
 }
+
+// -----
+
+// kernel.so calls libm and the allocator; a kernel may not take their names.
+
+// expected-error @+1 {{'tile.kernel' op is named 'expf', a C library function that kernel.so calls or may call; the host target cannot export a kernel under that name; rename it}}
+tile.kernel @expf(%X: memref<?xf32> {tile.dims = ["N"]}) {
+  %Xv = tile.partition %X tile [8] : memref<?xf32> -> !tile.part<8xf32>
+  %i = tile.grid %Xv : !tile.part<8xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op is named 'free', a C library function}}
+tile.kernel @free(%X: memref<?xf32> {tile.dims = ["N"]}) {
+  %Xv = tile.partition %X tile [8] : memref<?xf32> -> !tile.part<8xf32>
+  %i = tile.grid %Xv : !tile.part<8xf32>
+  tile.return
+}
