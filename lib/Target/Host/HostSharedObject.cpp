@@ -18,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -50,6 +51,33 @@ private:
 };
 } // namespace
 
+/// Defines `__truncsfbf2` (float to bf16, round to nearest even, NaN stays a
+/// quiet NaN) in `module`, hidden: LLVM's x86 backend calls it for some bf16
+/// operations, and libgcc before GCC 13 does not have it. Added after the IR
+/// optimizer ran, so that nothing folds it back into an fptrunc that would
+/// call itself.
+static void defineBF16Truncation(llvm::Module &module) {
+  if (module.getFunction("__truncsfbf2"))
+    return;
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *type = llvm::FunctionType::get(llvm::Type::getBFloatTy(ctx),
+                                       {llvm::Type::getFloatTy(ctx)}, false);
+  auto *fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                    "__truncsfbf2", module);
+  fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  llvm::Value *value = fn->getArg(0);
+  llvm::Value *bits = b.CreateBitCast(value, b.getInt32Ty());
+  llvm::Value *high = b.CreateLShr(bits, 16);
+  llvm::Value *bias = b.CreateAdd(b.CreateAnd(high, 1), b.getInt32(0x7FFF));
+  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(bits, bias), 16);
+  llvm::Value *quietNaN = b.CreateOr(high, b.getInt32(0x40));
+  llvm::Value *isNaN = b.CreateFCmpUNO(value, value);
+  llvm::Value *result =
+      b.CreateTrunc(b.CreateSelect(isNaN, quietNaN, rounded), b.getInt16Ty());
+  b.CreateRet(b.CreateBitCast(result, llvm::Type::getBFloatTy(ctx)));
+}
+
 /// Compiles `llvmModule` to a relocatable object at `objectPath`.
 static LogicalResult emitObject(llvm::Module &llvmModule, unsigned optLevel,
                                 StringRef objectPath, std::string &error) {
@@ -80,6 +108,7 @@ static LogicalResult emitObject(llvm::Module &llvmModule, unsigned optLevel,
     error = "LLVM optimization failed: " + llvm::toString(std::move(err));
     return failure();
   }
+  defineBF16Truncation(llvmModule);
 
   std::error_code ec;
   llvm::raw_fd_ostream os(objectPath, ec, llvm::sys::fs::OF_None);

@@ -5,6 +5,7 @@
  *   row_stats M N           int_row_stats M N (N % 8 == 0)
  *   causal_mma_f16 M N K    splitk_atomic M N K S
  *   online_softmax M N      last_tile_max M N
+ *   bf16_mma M N K
  * Grids follow the tile sizes in ops.mlir.
  *
  *===----------------------------------------------------------------------===*/
@@ -198,6 +199,54 @@ static int last_tile_max(kernel_fn kernel, int64_t M, int64_t N) {
   return report(label, &k, 0, guards_intact(y, M * P * 4));
 }
 
+/* bf16 as its bit pattern: the upper half of an fp32. */
+static float from_bf16(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+/* fp32 to bf16, rounding to nearest even (finite inputs). */
+static uint16_t to_bf16(float f) {
+  uint32_t bits;
+  memcpy(&bits, &f, 4);
+  return (uint16_t)((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+
+static int bf16_mma(kernel_fn kernel, int64_t M, int64_t N, int64_t K) {
+  uint16_t zero = 0;
+  uint16_t *a = guarded_alloc(M * K * 2, &zero, 2);
+  uint16_t *b = guarded_alloc(N * K * 2, &zero, 2);
+  uint16_t *d = guarded_alloc(M * N * 2, &zero, 2);
+  for (int64_t i = 0; i < M * K; ++i)
+    a[i] = to_bf16(uniform());
+  for (int64_t i = 0; i < N * K; ++i)
+    b[i] = to_bf16(uniform());
+  float *c = nan_floats(M * N);
+  uint16_t s = to_bf16(1.5f + uniform() / 4);
+  void *params[] = {&a, &b, &s, &c, &d, &M, &K, &N};
+  kernel(params, ceil_div(M, 8), ceil_div(N, 8), 1);
+  double limit = (K + 2) * EPS;
+  check_t k = {0, 0};
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double sum = 0, scale = 0;
+      for (int64_t l = 0; l < K; ++l) {
+        double p = (double)from_bf16(a[i * K + l]) * from_bf16(b[j * K + l]);
+        sum += p;
+        scale += fabs(p);
+      }
+      check(&k, c[i * N + j], sum, scale, limit);
+      /* D from the kernel's own C: two bf16 roundings, compared exactly. */
+      float h = from_bf16(to_bf16(c[i * N + j]));
+      check(&k, from_bf16(d[i * N + j]), from_bf16(to_bf16(h * from_bf16(s))),
+            1, 0);
+    }
+  return report(label, &k, limit,
+                guards_intact(c, M * N * 4) && guards_intact(d, M * N * 2));
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: ops KERNEL_SO KERNEL DIMS...\n");
@@ -224,6 +273,8 @@ int main(int argc, char **argv) {
     return online_softmax(kernel, DIM(0), DIM(1));
   if (!strcmp(name, "last_tile_max"))
     return last_tile_max(kernel, DIM(0), DIM(1));
+  if (!strcmp(name, "bf16_mma"))
+    return bf16_mma(kernel, DIM(0), DIM(1), DIM(2));
   fprintf(stderr, "unknown kernel %s\n", name);
   return 2;
 }

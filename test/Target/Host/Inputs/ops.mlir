@@ -297,3 +297,33 @@ tile.kernel @last_tile_max(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   tile.store %last, %Yv[%r, %c0] : tensor<4x8xf32>, !tile.part<4x8xf32>
   tile.return
 }
+
+// bf16: C = A @ B^T with bf16 operands accumulated in f32, and
+// D = bf16(C) * s computed in bf16 (each result rounded to nearest even).
+tile.kernel @bf16_mma(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                      %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                      %s: bf16,
+                      %C: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                      %D: memref<?x?xbf16> {tile.dims = ["M", "N"]}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [8, 8] pad(zero) : memref<?x?xbf16> -> !tile.part<8x8xbf16, pad = zero>
+  %Bv = tile.partition %B tile [8, 8] pad(zero) : memref<?x?xbf16> -> !tile.part<8x8xbf16, pad = zero>
+  %Cv = tile.partition %C tile [8, 8] : memref<?x?xf32> -> !tile.part<8x8xf32>
+  %Dv = tile.partition %D tile [8, 8] : memref<?x?xbf16> -> !tile.part<8x8xbf16>
+  %m, %n = tile.grid %Cv : !tile.part<8x8xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<8x8xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<8x8xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<8x8xf32>) {
+    %x = tile.load %Av[%m, %k] : !tile.part<8x8xbf16, pad = zero> -> tensor<8x8xbf16>
+    %w = tile.load %Bv[%n, %k] : !tile.part<8x8xbf16, pad = zero> -> tensor<8x8xbf16>
+    %r = tile.mma %x, %w, %a {transpose_b} : tensor<8x8xbf16>, tensor<8x8xbf16> -> tensor<8x8xf32>
+    scf.yield %r : tensor<8x8xf32>
+  }
+  tile.store %acc, %Cv[%m, %n] : tensor<8x8xf32>, !tile.part<8x8xf32>
+  %h = arith.truncf %acc : tensor<8x8xf32> to tensor<8x8xbf16>
+  %st = tile.splat %s : bf16 -> tensor<8x8xbf16>
+  %d = arith.mulf %h, %st : tensor<8x8xbf16>
+  tile.store %d, %Dv[%m, %n] : tensor<8x8xbf16>, !tile.part<8x8xbf16>
+  tile.return
+}
