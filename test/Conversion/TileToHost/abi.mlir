@@ -1,4 +1,4 @@
-// RUN: kbench-opt %s --tile-to-host | FileCheck %s
+// RUN: kbench-opt %s --split-input-file --tile-to-host | FileCheck %s
 
 // The C entry point of docs/bundle.md. params[i] points at argument i in
 // getKernelABI order: memrefs and scalars as declared (X, scale, count, flag,
@@ -94,3 +94,29 @@ func.func @main(%x: memref<?x?xf32>, %s: f32, %c: index, %f: i1,
 // CHECK: return
 // CHECK-NOT: tile.
 // CHECK-NOT: func.func
+
+// -----
+
+// A static extent is built into the descriptor as a constant; its dim param
+// (R, params[1]) is still passed in ABI order.
+
+tile.kernel @static_extent(%X: memref<16x?xf32> {tile.dims = ["R", "N"]}) {
+  %Xv = tile.partition %X tile [16, 8] : memref<16x?xf32> -> !tile.part<16x8xf32>
+  %i, %j = tile.grid %Xv : !tile.part<16x8xf32>
+  tile.return
+}
+
+// CHECK-LABEL: func.func @static_extent(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: !llvm.ptr
+// CHECK: llvm.getelementptr %[[P]][1]
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: llvm.getelementptr %[[P]][2]
+// CHECK: %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.insertvalue %[[N]], %{{.*}}[3, 1]
+// CHECK: llvm.insertvalue %[[ONE]], %{{.*}}[4, 1]
+// CHECK: %[[S0:.*]] = llvm.mul %[[ONE]], %[[N]] : i64
+// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: llvm.insertvalue %[[SIXTEEN]], %{{.*}}[3, 0]
+// CHECK: llvm.insertvalue %[[S0]], %{{.*}}[4, 0]
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} to memref<16x?xf32>
