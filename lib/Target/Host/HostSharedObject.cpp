@@ -127,8 +127,8 @@ static LogicalResult emitObject(llvm::Module &llvmModule, unsigned optLevel,
   return success();
 }
 
-/// Links `objectPath` into the shared object `outputPath` with `linker`;
-/// appends the linker's output to `log`.
+/// Links `objectPath` into the shared object `outputPath` with `linker`. On
+/// success the linker's output goes to `log`, on failure into `error`.
 static LogicalResult linkSharedObject(StringRef linker, StringRef objectPath,
                                       StringRef outputPath, std::string &log,
                                       std::string &error) {
@@ -157,16 +157,18 @@ static LogicalResult linkSharedObject(StringRef linker, StringRef objectPath,
   std::string execError;
   int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt,
                                          redirects, 0, 0, &execError);
+  std::string output;
   if (auto text = llvm::MemoryBuffer::getFile(outputLog))
-    log += (*text)->getBuffer().str();
-  if (status != 0) {
-    error = "linking " + outputPath.str() + " with " + *program + " failed" +
-            (execError.empty() ? " (exit code " + std::to_string(status) + ")"
-                               : ": " + execError) +
-            "; the linker said:\n" + log;
-    return failure();
+    output = (*text)->getBuffer().str();
+  if (status == 0) {
+    log += output;
+    return success();
   }
-  return success();
+  error = "linking " + outputPath.str() + " with " + *program + " failed" +
+          (execError.empty() ? " (exit code " + std::to_string(status) + ")"
+                             : ": " + execError) +
+          "; the linker said:\n" + output;
+  return failure();
 }
 
 LogicalResult kbench::buildHostSharedObject(ModuleOp module,
