@@ -2,6 +2,7 @@
 
 #include "kbench/InitAll.h"
 
+#include "kbench/Conversion/TileToHost/TileToHost.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
 
@@ -22,4 +23,7 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   transform::registerTileTransformExtension(registry);
 }
 
-void kbench::registerAllPasses() { mlir::registerAllPasses(); }
+void kbench::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerTileToHostPasses();
+}
