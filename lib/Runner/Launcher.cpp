@@ -21,26 +21,17 @@ namespace kbench::runner {
 using HostEntry = void (*)(void **, int64_t, int64_t, int64_t);
 
 void LaunchSequence::run() const {
+  CudaDriver *cu = nullptr;
+  if (onGpu) {
+    std::string error;
+    cu = CudaDriver::get(error);
+  }
   for (const Entry &e : entries) {
     void **params = const_cast<void **>(e.params.data());
-    if (!onGpu) {
+    if (cu)
+      cu->launch(e.function, e.grid, e.block, e.sharedMemory, params, e.kernel);
+    else
       reinterpret_cast<HostEntry>(e.function)(params, e.grid[0], e.grid[1], e.grid[2]);
-      continue;
-    }
-#if KBENCH_HAVE_CUDA
-    std::string error;
-    CudaDriver *cu = CudaDriver::get(error);
-    cu->check(cu->cuLaunchKernel(static_cast<CUfunction>(e.function),
-                                 static_cast<unsigned>(e.grid[0]),
-                                 static_cast<unsigned>(e.grid[1]),
-                                 static_cast<unsigned>(e.grid[2]),
-                                 static_cast<unsigned>(e.block[0]),
-                                 static_cast<unsigned>(e.block[1]),
-                                 static_cast<unsigned>(e.block[2]),
-                                 static_cast<unsigned>(e.sharedMemory),
-                                 /*hStream=*/nullptr, params, nullptr),
-              "cuLaunchKernel of '" + e.kernel + "'");
-#endif
   }
 }
 
@@ -132,53 +123,43 @@ std::string readBytes(const std::filesystem::path &path) {
   return s.str();
 }
 
-#if KBENCH_HAVE_CUDA
 class GpuModule : public KernelModule {
 public:
   GpuModule(const Manifest &m, CudaDriver &cu) : cu(cu) {
     manifest = &m;
     std::error_code ec;
-    std::string cubinError;
+    std::string cubinError = "no kernel.cubin";
     std::filesystem::path cubin = m.dir / "kernel.cubin";
     std::filesystem::path ptx = m.dir / "kernel.ptx";
     if (std::filesystem::exists(cubin, ec)) {
-      std::string image = readBytes(cubin);
-      CUresult r = loadImage(image, nullptr);
-      if (r == CUDA_SUCCESS)
+      module = cu.loadModule(readBytes(cubin), cubinError);
+      if (module)
         from = "kernel.cubin";
-      else
-        cubinError = errorName(r);
-    } else {
-      cubinError = "no kernel.cubin";
     }
-    if (from.empty()) {
+    if (!module) {
       if (!std::filesystem::exists(ptx, ec))
         throw InputError(m.dir.string() + ": kernel.cubin was refused (" + cubinError +
                          ") and there is no kernel.ptx to fall back to");
       std::string image = readBytes(ptx);
       image.push_back('\0'); // PTX is loaded as a C string
-      std::string log;
-      CUresult r = loadImage(image, &log);
-      if (r != CUDA_SUCCESS)
-        throw InputError(ptx.string() + ": the driver refused it (" + errorName(r) +
-                         "); kernel.cubin: " + cubinError + "; JIT log: " + log);
-      from = "kernel.ptx (kernel.cubin refused: " + cubinError + ")";
+      std::string ptxError;
+      module = cu.loadModule(image, ptxError);
+      if (!module)
+        throw InputError(ptx.string() + ": the driver refused it (" + ptxError +
+                         "); kernel.cubin: " + cubinError);
+      from = "kernel.ptx (kernel.cubin: " + cubinError + ")";
     }
     for (size_t i = 0; i < m.kernels.size(); ++i) {
       const KernelSpec &k = m.kernels[i];
-      CUfunction fn = nullptr;
-      CUresult r = cu.cuModuleGetFunction(&fn, module, k.symbol.c_str());
-      if (r != CUDA_SUCCESS)
-        throw InputError(m.dir.string() + "/" + from.substr(0, from.find(' ')) +
-                         ": no kernel entry '" + k.symbol + "' (" + m.file + ": kernels[" +
-                         std::to_string(i) + "].symbol): " + errorName(r));
+      std::string error;
+      CudaDriver::Function fn = cu.getFunction(module, k.symbol, error);
+      if (!fn)
+        throw InputError(m.dir.string() + ": the module has no kernel entry '" + k.symbol +
+                         "' (" + m.file + ": kernels[" + std::to_string(i) + "].symbol): " +
+                         error);
       if (k.dynamicSharedMemory > 48 * 1024)
-        cu.check(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(k.dynamicSharedMemory)),
-                 "setting " + std::to_string(k.dynamicSharedMemory) +
-                     " bytes of dynamic shared memory on '" + k.name + "'");
-      int maxThreads = 0;
-      cu.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+        cu.setMaxDynamicSharedMemory(fn, static_cast<int>(k.dynamicSharedMemory), k.name);
+      int maxThreads = cu.maxThreadsPerBlock(fn);
       int64_t threads = k.block[0] * k.block[1] * k.block[2];
       if (maxThreads > 0 && threads > maxThreads)
         throw InputError(m.file + ": kernels[" + std::to_string(i) + "].block: " +
@@ -190,23 +171,13 @@ public:
   }
   ~GpuModule() override {
     if (module)
-      cu.cuModuleUnload(module);
+      cu.unloadModule(module);
   }
   std::string loadedFrom() const override { return from; }
   nlohmann::json attributes() const override {
     nlohmann::json result = nlohmann::json::object();
-    for (size_t i = 0; i < functions.size(); ++i) {
-      int regs = 0, local = 0, maxThreads = 0, shared = 0;
-      CUfunction fn = static_cast<CUfunction>(functions[i]);
-      cu.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
-      cu.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn);
-      cu.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
-      cu.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
-      result[manifest->kernels[i].name] = {{"registers", regs},
-                                           {"local_bytes", local},
-                                           {"static_shared_bytes", shared},
-                                           {"max_threads_per_block", maxThreads}};
-    }
+    for (size_t i = 0; i < functions.size(); ++i)
+      result[manifest->kernels[i].name] = cu.functionAttributes(functions[i]);
     return result;
   }
 
@@ -215,45 +186,22 @@ protected:
   bool onGpu() const override { return true; }
 
 private:
-  CUresult loadImage(const std::string &image, std::string *log) {
-    char errorLog[8192] = {0};
-    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog))};
-    CUresult r = cu.cuModuleLoadDataEx(&module, image.data(), 2, options, values);
-    if (log)
-      *log = errorLog;
-    if (r != CUDA_SUCCESS)
-      module = nullptr;
-    return r;
-  }
-  std::string errorName(CUresult r) const {
-    const char *name = nullptr;
-    cu.cuGetErrorName(r, &name);
-    return name ? name : "CUDA error " + std::to_string(r);
-  }
-
   CudaDriver &cu;
-  CUmodule module = nullptr;
+  CudaDriver::Module module = nullptr;
   std::string from;
   std::vector<void *> functions;
 };
-#endif
 
 } // namespace
 
 std::unique_ptr<KernelModule> KernelModule::load(const Manifest &manifest) {
   if (manifest.target == "host")
     return std::make_unique<HostModule>(manifest);
-#if KBENCH_HAVE_CUDA
   std::string error;
   CudaDriver *cu = CudaDriver::get(error);
   if (!cu)
     throw InputError(error);
   return std::make_unique<GpuModule>(manifest, *cu);
-#else
-  throw InputError("this kbench-run was built without the CUDA driver API header (cuda.h), "
-                   "so it runs host bundles only; rebuild with the CUDA toolkit present");
-#endif
 }
 
 } // namespace kbench::runner

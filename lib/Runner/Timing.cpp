@@ -1,4 +1,4 @@
-//===- Timing.cpp - CUDA-event timing, calibration, GPU environment -------===//
+//===- Timing.cpp - CUDA-event timing and calibration ---------------------===//
 //
 // Everything here runs on stream 0: cuLaunchKernel(hStream = 0), driver
 // events and memsets on stream 0, and LibTorch eager ops on its default
@@ -10,13 +10,10 @@
 
 #include "kbench/Runner/Timing.h"
 
+#include <ATen/ATen.h>
+
 #include <algorithm>
 #include <cmath>
-
-#if KBENCH_HAVE_CUDA
-#include <ATen/ATen.h>
-#include <dlfcn.h>
-#endif
 
 namespace kbench::runner {
 
@@ -49,39 +46,32 @@ nlohmann::json toJson(const TimingStats &s) {
           {"n", s.n}};
 }
 
-#if KBENCH_HAVE_CUDA
-
 namespace {
 
 /// Events of one batch, created once and reused.
 class EventPool {
 public:
-  EventPool(CudaDriver &cu, size_t count) : cu(cu), events(count, nullptr) {
-    for (CUevent &e : events)
-      cu.check(cu.cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+  EventPool(CudaDriver &cu, size_t count) : cu(cu) {
+    for (size_t i = 0; i < count; ++i)
+      events.push_back(cu.createEvent());
   }
   ~EventPool() {
-    for (CUevent e : events)
-      if (e)
-        cu.cuEventDestroy(e);
+    for (CudaDriver::Event e : events)
+      cu.destroyEvent(e);
   }
-  CUevent operator[](size_t i) const { return events[i]; }
+  CudaDriver::Event operator[](size_t i) const { return events[i]; }
 
 private:
   CudaDriver &cu;
-  std::vector<CUevent> events;
+  std::vector<CudaDriver::Event> events;
 };
 
 void flushL2(CudaDriver &cu, const at::Tensor &flush, unsigned value) {
-  cu.check(cu.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(flush.data_ptr()), value,
-                               static_cast<size_t>(flush.numel()), /*hStream=*/nullptr),
-           "cuMemsetD32Async (L2 flush)");
+  cu.memsetD32(flush.data_ptr(), value, static_cast<size_t>(flush.numel()));
 }
 
-double elapsedUs(CudaDriver &cu, CUevent start, CUevent end) {
-  float ms = 0;
-  cu.check(cu.cuEventElapsedTime(&ms, start, end), "cuEventElapsedTime");
-  return static_cast<double>(ms) * 1e3;
+double elapsedUs(CudaDriver &cu, CudaDriver::Event start, CudaDriver::Event end) {
+  return static_cast<double>(cu.elapsedMs(start, end)) * 1e3;
 }
 
 /// Median time of `fn` over `reps` runs, each after a flush (microseconds).
@@ -90,11 +80,11 @@ double probe(CudaDriver &cu, const std::function<void()> &fn, const at::Tensor &
   EventPool ev(cu, 2 * reps);
   for (int i = 0; i < reps; ++i) {
     flushL2(cu, flush, i);
-    cu.check(cu.cuEventRecord(ev[2 * i], nullptr), "cuEventRecord");
+    cu.record(ev[2 * i]);
     fn();
-    cu.check(cu.cuEventRecord(ev[2 * i + 1], nullptr), "cuEventRecord");
+    cu.record(ev[2 * i + 1]);
   }
-  cu.check(cu.cuCtxSynchronize(), "synchronizing after the timing probe");
+  cu.synchronize("synchronizing after the timing probe");
   std::vector<double> t;
   for (int i = 0; i < reps; ++i)
     t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
@@ -111,7 +101,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
       flushL2(cu, flush, w);
       c.run();
     }
-  cu.check(cu.cuCtxSynchronize(), "synchronizing after warmup");
+  cu.synchronize("synchronizing after warmup");
 
   double estimate = probe(cu, contestants[0].run, flush, p.probe);
   int reps = p.maxReps;
@@ -128,12 +118,12 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
         size_t c = (j + done + r) % k; // rotate the order every round
         size_t slot = 2 * (r * k + c);
         flushL2(cu, flush, static_cast<unsigned>(done + r));
-        cu.check(cu.cuEventRecord(ev[slot], nullptr), "cuEventRecord");
+        cu.record(ev[slot]);
         contestants[c].run();
-        cu.check(cu.cuEventRecord(ev[slot + 1], nullptr), "cuEventRecord");
+        cu.record(ev[slot + 1]);
       }
     }
-    cu.check(cu.cuCtxSynchronize(), "synchronizing after timed runs");
+    cu.synchronize("synchronizing after timed runs");
     for (int r = 0; r < batch; ++r)
       for (size_t c = 0; c < k; ++c) {
         size_t slot = 2 * (r * k + c);
@@ -151,80 +141,6 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
   return result;
 }
 
-int64_t l2Bytes(CudaDriver &cu, int device) {
-  CUdevice dev;
-  cu.check(cu.cuDeviceGet(&dev, device), "cuDeviceGet");
-  int l2 = 0;
-  cu.check(cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev),
-           "cuDeviceGetAttribute(L2_CACHE_SIZE)");
-  return l2;
-}
-
-nlohmann::json gpuEnvironment(CudaDriver &cu, int device) {
-  CUdevice dev;
-  cu.check(cu.cuDeviceGet(&dev, device), "cuDeviceGet");
-  char name[256] = {0};
-  cu.cuDeviceGetName(name, sizeof(name), dev);
-  auto attr = [&](CUdevice_attribute a) {
-    int v = 0;
-    cu.cuDeviceGetAttribute(&v, a, dev);
-    return v;
-  };
-  int driver = 0;
-  cu.cuDriverGetVersion(&driver);
-  size_t memory = 0;
-  cu.cuDeviceTotalMem(&memory, dev);
-  char bus[64] = {0};
-  cu.cuDeviceGetPCIBusId(bus, sizeof(bus), dev);
-  nlohmann::json env = {
-      {"gpu", name},
-      {"device", device},
-      {"pci_bus_id", bus},
-      {"compute_capability", std::to_string(attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) +
-                                 "." +
-                                 std::to_string(attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))},
-      {"sms", attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)},
-      {"l2_bytes", attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)},
-      {"max_persisting_l2_bytes", attr(CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE)},
-      {"sm_clock_khz", attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)},
-      {"memory_clock_khz", attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)},
-      {"memory_bytes", memory},
-      {"cuda_driver_api", std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10)},
-  };
-
-  // NVML: the driver version string, current clocks, temperature and power.
-  // Optional: absent libnvidia-ml only loses these fields.
-  if (void *nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
-    using Init = int (*)();
-    using ByBus = int (*)(const char *, void **);
-    using Uint = int (*)(void *, int, unsigned *);
-    using Power = int (*)(void *, unsigned *);
-    using Version = int (*)(char *, unsigned);
-    auto init = reinterpret_cast<Init>(dlsym(nvml, "nvmlInit_v2"));
-    auto byBus = reinterpret_cast<ByBus>(dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2"));
-    auto temp = reinterpret_cast<Uint>(dlsym(nvml, "nvmlDeviceGetTemperature"));
-    auto clock = reinterpret_cast<Uint>(dlsym(nvml, "nvmlDeviceGetClockInfo"));
-    auto power = reinterpret_cast<Power>(dlsym(nvml, "nvmlDeviceGetPowerUsage"));
-    auto version = reinterpret_cast<Version>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
-    void *handle = nullptr;
-    if (init && byBus && init() == 0 && byBus(bus, &handle) == 0) {
-      unsigned v = 0;
-      char text[96] = {0};
-      if (version && version(text, sizeof(text)) == 0)
-        env["driver"] = text;
-      if (temp && temp(handle, /*NVML_TEMPERATURE_GPU=*/0, &v) == 0)
-        env["temperature_c"] = v;
-      if (clock && clock(handle, /*NVML_CLOCK_SM=*/1, &v) == 0)
-        env["sm_clock_now_mhz"] = v;
-      if (clock && clock(handle, /*NVML_CLOCK_MEM=*/2, &v) == 0)
-        env["memory_clock_now_mhz"] = v;
-      if (power && power(handle, &v) == 0)
-        env["power_w"] = v / 1000.0;
-    }
-  }
-  return env;
-}
-
 nlohmann::json calibrate(CudaDriver &cu, int device) {
   at::Device dev(at::kCUDA, static_cast<c10::DeviceIndex>(device));
   at::NoGradGuard noGrad;
@@ -236,22 +152,17 @@ nlohmann::json calibrate(CudaDriver &cu, int device) {
     at::Tensor src = at::empty({bytes / 4}, at::TensorOptions().dtype(at::kFloat).device(dev));
     at::Tensor dst = at::empty_like(src);
     src.fill_(1.0);
-    auto copy = [&] {
-      cu.check(cu.cuMemcpyDtoDAsync(reinterpret_cast<CUdeviceptr>(dst.data_ptr()),
-                                    reinterpret_cast<CUdeviceptr>(src.data_ptr()),
-                                    static_cast<size_t>(bytes), nullptr),
-               "cuMemcpyDtoDAsync");
-    };
+    auto copy = [&] { cu.copyDeviceToDevice(dst.data_ptr(), src.data_ptr(), bytes); };
     for (int i = 0; i < 3; ++i)
       copy();
     EventPool ev(cu, 40);
     std::vector<double> t;
     for (int i = 0; i < 20; ++i) {
-      cu.check(cu.cuEventRecord(ev[2 * i], nullptr), "cuEventRecord");
+      cu.record(ev[2 * i]);
       copy();
-      cu.check(cu.cuEventRecord(ev[2 * i + 1], nullptr), "cuEventRecord");
+      cu.record(ev[2 * i + 1]);
     }
-    cu.check(cu.cuCtxSynchronize(), "synchronizing after the copy benchmark");
+    cu.synchronize("synchronizing after the copy benchmark");
     for (int i = 0; i < 20; ++i)
       t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
     TimingStats s = summarize(t);
@@ -281,11 +192,11 @@ nlohmann::json calibrate(CudaDriver &cu, int device) {
     EventPool ev(cu, 20);
     std::vector<double> t;
     for (int i = 0; i < 10; ++i) {
-      cu.check(cu.cuEventRecord(ev[2 * i], nullptr), "cuEventRecord");
+      cu.record(ev[2 * i]);
       mm();
-      cu.check(cu.cuEventRecord(ev[2 * i + 1], nullptr), "cuEventRecord");
+      cu.record(ev[2 * i + 1]);
     }
-    cu.check(cu.cuCtxSynchronize(), "synchronizing after the GEMM benchmark");
+    cu.synchronize("synchronizing after the GEMM benchmark");
     for (int i = 0; i < 10; ++i)
       t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
     TimingStats s = summarize(t);
@@ -295,7 +206,5 @@ nlohmann::json calibrate(CudaDriver &cu, int device) {
   at::globalContext().setAllowTF32CuBLAS(false);
   return result;
 }
-
-#endif // KBENCH_HAVE_CUDA
 
 } // namespace kbench::runner

@@ -71,16 +71,11 @@ void setTf32(bool on) {
 /// Where tensors live and how to wait for the candidate.
 struct Device {
   at::Device device = at::Device(at::kCPU);
-#if KBENCH_HAVE_CUDA
   CudaDriver *cu = nullptr;
-#endif
   bool gpu() const { return device.is_cuda(); }
   void sync(const std::string &what) const {
-#if KBENCH_HAVE_CUDA
     if (cu)
-      cu->check(cu->cuCtxSynchronize(), what);
-#endif
-    (void)what;
+      cu->synchronize(what);
   }
 };
 
@@ -96,13 +91,11 @@ Device openDevice(const std::string &target, int index, nlohmann::json &env) {
   setTf32(false);
   if (target == "host")
     return d;
-#if KBENCH_HAVE_CUDA
   std::string error;
   d.cu = CudaDriver::get(error);
   if (!d.cu)
     throw InputError(error);
-  int count = 0;
-  d.cu->cuDeviceGetCount(&count);
+  int count = d.cu->deviceCount();
   if (index < 0 || index >= count)
     throw InputError("--device " + std::to_string(index) + ": this machine has " +
                      std::to_string(count) + " GPU(s)");
@@ -117,22 +110,11 @@ Device openDevice(const std::string &target, int index, nlohmann::json &env) {
   d.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(index));
   // Creates the runtime's primary context, which the driver calls then share.
   at::empty({1}, at::TensorOptions().device(d.device)).zero_();
-  CUdevice dev;
-  d.cu->check(d.cu->cuDeviceGet(&dev, index), "cuDeviceGet");
-  CUcontext ctx;
-  d.cu->check(d.cu->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-  d.cu->check(d.cu->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  d.cu->usePrimaryContext(index);
   // No persisting-L2 window may survive the flushes (llm.c #851).
-  env["persisting_l2_limit_set_to_0"] =
-      d.cu->cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0) == CUDA_SUCCESS;
-  d.cu->cuCtxResetPersistingL2Cache();
-  env.update(gpuEnvironment(*d.cu, index));
+  env["persisting_l2_limit_set_to_0"] = d.cu->disablePersistingL2();
+  env.update(d.cu->describe(index));
   return d;
-#else
-  (void)index;
-  throw InputError("this kbench-run was built without the CUDA driver API header (cuda.h), "
-                   "so it runs host bundles only");
-#endif
 }
 
 nlohmann::json caseId(const ShapeCase &sc, int seedIndex, uint64_t seed, Distribution dist) {
@@ -376,11 +358,10 @@ TensorMap toDevice(const TensorMap &m, const at::Device &device) {
   return out;
 }
 
-#if KBENCH_HAVE_CUDA
 void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                 const std::set<std::string> &failedShapes, Channel &ch) {
   const Task &task = *plan.task;
-  int64_t flushWords = (2 * l2Bytes(*dev.cu, dev.device.index()) + 3) / 4;
+  int64_t flushWords = (2 * dev.cu->l2Bytes(dev.device.index()) + 3) / 4;
   at::Tensor flush = at::empty({flushWords}, at::TensorOptions().dtype(at::kFloat).device(dev.device));
   for (const ShapeCase &sc : plan.shapes) {
     if (std::find(plan.timedSets.begin(), plan.timedSets.end(), sc.set) == plan.timedSets.end())
@@ -417,7 +398,6 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
     ch.send(t);
   }
 }
-#endif
 
 } // namespace
 
@@ -453,13 +433,11 @@ int runWorker(const EvalPlan &plan, int fd) {
     }
     ch.send({{"type", "phase"}, {"name", "correctness"}, {"seconds", secondsSince(t1)}});
 
-#if KBENCH_HAVE_CUDA
     if (plan.timing && dev.gpu()) {
       auto t2 = std::chrono::steady_clock::now();
       timeShapes(plan, dev, runner, failedShapes, ch);
       ch.send({{"type", "phase"}, {"name", "timing"}, {"seconds", secondsSince(t2)}});
     }
-#endif
     ch.send({{"type", "done"}, {"seconds", secondsSince(t0)}});
     return 0;
   } catch (const CudaError &e) {
@@ -500,11 +478,9 @@ int runCalibration(int device, int fd) {
     Device dev = openDevice("sm_90a", device, env);
     env["type"] = "env";
     ch.send(env);
-#if KBENCH_HAVE_CUDA
     nlohmann::json c = calibrate(*dev.cu, device);
     c["type"] = "calibration";
     ch.send(c);
-#endif
     ch.send({{"type", "done"}});
     return 0;
   } catch (const CudaError &e) {

@@ -188,7 +188,17 @@ TEST(Task, FilesAndSyntaxErrors) {
     parseTaskFile("/nonexistent/task-folder");
     FAIL() << "no error";
   } catch (const InputError &e) {
-    EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no such task folder"), std::string::npos) << e.what();
+  }
+  std::filesystem::path empty = std::filesystem::temp_directory_path() / "kbench-empty-task";
+  std::filesystem::create_directories(empty);
+  try {
+    parseTaskFile(empty);
+    FAIL() << "no error";
+  } catch (const InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("task.json: no such file (the task file is missing)"),
+              std::string::npos)
+        << e.what();
   }
 }
 

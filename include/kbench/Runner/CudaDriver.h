@@ -7,20 +7,24 @@
 // linked binary would not even start there, and the runner must start there to
 // run host bundles and to say clearly why GPU bundles cannot run.
 //
-// cuda.h supplies the types and prototypes; KBENCH_HAVE_CUDA is 0 when the
-// toolkit header was absent at configure time (host-only runner).
+// This header does not include cuda.h: cuda.h defines CUDA_VERSION, which
+// changes what LibTorch's headers include, so only CudaDriver.cpp (no LibTorch)
+// sees it. Handles are opaque pointers; every call runs on the legacy default
+// stream (stream 0), the stream LibTorch's eager ops use, and throws
+// CudaError on failure. KBENCH_HAVE_CUDA is 0 when cuda.h was absent at
+// configure time: then get() always fails (host-only runner).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_RUNNER_CUDADRIVER_H
 #define KBENCH_RUNNER_CUDADRIVER_H
 
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
-
-#if KBENCH_HAVE_CUDA
-#include <cuda.h>
-#endif
 
 namespace kbench::runner {
 
@@ -35,37 +39,63 @@ public:
   bool sticky;
 };
 
-#if KBENCH_HAVE_CUDA
+class CudaDriver {
+public:
+  using Module = void *;   ///< CUmodule
+  using Function = void *; ///< CUfunction
+  using Event = void *;    ///< CUevent
 
-/// Function pointers into libcuda.so.1. Member names are the cuda.h names,
-/// so the _v2 macros of cuda.h apply to them as they do to calls.
-struct CudaDriver {
-#define KBENCH_CUDA_FUNCTIONS(X)                                                           \
-  X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)     \
-  X(cuDeviceGetPCIBusId)                                                                   \
-  X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                  \
-  X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuCtxSetLimit) X(cuCtxResetPersistingL2Cache)   \
-  X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuModuleUnload) X(cuFuncSetAttribute)     \
-  X(cuFuncGetAttribute) X(cuLaunchKernel) X(cuEventCreate) X(cuEventRecord)                \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuMemsetD32Async)        \
-  X(cuMemcpyDtoDAsync) X(cuGetErrorName) X(cuGetErrorString)
-#define KBENCH_DECLARE(fn) decltype(&::fn) fn = nullptr;
-  KBENCH_CUDA_FUNCTIONS(KBENCH_DECLARE)
-#undef KBENCH_DECLARE
-
-  /// The process-wide driver, loaded on first use. Returns nullptr and sets
-  /// `error` (why, and what to do) when libcuda.so.1 is missing, a symbol is
-  /// missing, or cuInit fails (no device, driver/kernel-module mismatch).
+  /// The process-wide driver: loads libcuda.so.1 and calls cuInit on first
+  /// use. Returns nullptr and sets `error` (why, and what to do instead) when
+  /// the runner has no CUDA support, the library or a symbol is missing, or
+  /// cuInit fails. Call it only in the worker process, never before a fork.
   static CudaDriver *get(std::string &error);
 
-  /// Throws CudaError "<what>: CUDA_ERROR_X (text)" unless `result` is success.
-  void check(CUresult result, const std::string &what) const;
+  int deviceCount();
+  /// Retains `device`'s primary context (the one the CUDA runtime, and so
+  /// LibTorch, uses) and makes it current on this thread.
+  void usePrimaryContext(int device);
+  /// Sets the persisting-L2 limit to 0 and resets persisting lines, so no
+  /// access-policy window survives an L2 flush. False when unsupported.
+  bool disablePersistingL2();
+  void synchronize(const std::string &what);
+
+  /// Loads a cubin or a NUL-terminated PTX image; nullptr on failure with
+  /// `error` set to the error name and the JIT log.
+  Module loadModule(const std::string &image, std::string &error);
+  void unloadModule(Module module);
+  /// nullptr (and `error`) when the module has no such entry.
+  Function getFunction(Module module, const std::string &symbol, std::string &error);
+  void setMaxDynamicSharedMemory(Function function, int bytes, const std::string &kernel);
+  /// Registers, local bytes, static shared bytes, max threads per block.
+  nlohmann::json functionAttributes(Function function);
+  int maxThreadsPerBlock(Function function);
+  void launch(Function function, const std::array<int64_t, 3> &grid,
+              const std::array<int64_t, 3> &block, int64_t sharedMemory, void **params,
+              const std::string &kernel);
+
+  Event createEvent();
+  void destroyEvent(Event event);
+  void record(Event event);
+  /// Milliseconds between two completed events.
+  float elapsedMs(Event start, Event end);
+
+  void memsetD32(void *pointer, unsigned value, size_t words);
+  void copyDeviceToDevice(void *dst, const void *src, size_t bytes);
+
+  int64_t l2Bytes(int device);
+  /// GPU name, compute capability, SMs, L2, clocks, memory, driver version,
+  /// PCI bus id; NVML temperature, clocks and power when libnvidia-ml exists.
+  nlohmann::json describe(int device);
+
+private:
+  CudaDriver() = default;
+  struct Api;
+  Api *api = nullptr;
 };
 
-#endif // KBENCH_HAVE_CUDA
-
 /// True when this runner was built with the driver API header.
-constexpr bool haveCudaSupport() { return KBENCH_HAVE_CUDA != 0; }
+bool haveCudaSupport();
 
 } // namespace kbench::runner
 

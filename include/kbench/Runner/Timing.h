@@ -1,4 +1,4 @@
-//===- Timing.h - CUDA-event timing, calibration, GPU environment -*- C++ -*-===//
+//===- Timing.h - CUDA-event timing and calibration ---------------*- C++ -*-===//
 //
 // The timing protocol of docs/runner.md, on the legacy default stream that the
 // candidate's launches and LibTorch's eager ops share:
@@ -45,8 +45,6 @@ struct TimingStats {
 TimingStats summarize(std::vector<double> samples);
 nlohmann::json toJson(const TimingStats &stats);
 
-#if KBENCH_HAVE_CUDA
-
 struct Contestant {
   std::string name;
   std::function<void()> run;
@@ -58,19 +56,10 @@ struct Contestant {
 nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
                                const at::Tensor &flush, const TimingProtocol &protocol = {});
 
-/// Bytes of L2 on `device` (for the flush size).
-int64_t l2Bytes(CudaDriver &cu, int device);
-
-/// GPU name, compute capability, SMs, L2, clocks, memory, driver version;
-/// NVML temperature, clocks and power when libnvidia-ml is present.
-nlohmann::json gpuEnvironment(CudaDriver &cu, int device);
-
 /// Device-to-device copy bandwidth (1 GiB, read + write bytes counted) and
 /// GEMM rates (8192^3 at::mm in bf16, f16, f32 with TF32 off, f32 with TF32
 /// on), each the median of 10+ event-timed runs.
 nlohmann::json calibrate(CudaDriver &cu, int device);
-
-#endif // KBENCH_HAVE_CUDA
 
 } // namespace kbench::runner
 
