@@ -25,6 +25,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/core/DeviceGuard.h>
 #include <torch/version.h>
 
 #include <chrono>
@@ -72,6 +73,10 @@ void setTf32(bool on) {
 struct Device {
   at::Device device = at::Device(at::kCPU);
   CudaDriver *cu = nullptr;
+  /// Keeps the GPU current for the worker's life: LibTorch's own guards
+  /// restore it after each op, so the driver calls of this thread stay on
+  /// that device's primary context even for --device N > 0.
+  std::shared_ptr<c10::DeviceGuard> guard;
   bool gpu() const { return device.is_cuda(); }
   void sync(const std::string &what) const {
     if (cu)
@@ -108,6 +113,7 @@ Device openDevice(const std::string &target, int index, nlohmann::json &env) {
                      "CPU-only); on a GPU machine build it against torch's own LibTorch: "
                      "scripts/gpu-eval.sh does");
   d.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(index));
+  d.guard = std::make_shared<c10::DeviceGuard>(d.device);
   // Creates the runtime's primary context, which the driver calls then share.
   at::empty({1}, at::TensorOptions().device(d.device)).zero_();
   d.cu->usePrimaryContext(index);
