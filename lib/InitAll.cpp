@@ -2,7 +2,9 @@
 
 #include "kbench/InitAll.h"
 
+#include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Target/GPU/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,4 +22,8 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tile::TileDialect>();
 }
 
-void kbench::registerAllPasses() { mlir::registerAllPasses(); }
+void kbench::registerAllPasses() {
+  mlir::registerAllPasses();
+  kbench::registerTileToGPUPasses();
+  kbench::registerGPUTargetPasses();
+}
