@@ -264,10 +264,8 @@ LogicalResult KernelLowering::run() {
     return kernel.emitOpError("vector_width = ")
            << vectorWidth << " is not supported by tile-to-gpu: it must be "
            << "a power of two from 1 to 16";
+  // Params are positive integers (the kernel verifier checks it).
   groupM = kernel.getParamValue("group_m").value_or(1);
-  if (groupM < 1)
-    return kernel.emitOpError("group_m = ")
-           << groupM << " must be at least 1 (1 keeps the row-major order)";
   collectMultiples(kernel, multiples);
   plan = std::make_unique<LayoutPlan>(kernel, numWarps, vectorWidth);
 
@@ -329,15 +327,15 @@ LogicalResult KernelLowering::run() {
   Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
   laneId = arith::RemUIOp::create(b, loc, threadId, c32);
   warpId = arith::DivUIOp::create(b, loc, threadId, c32);
-  auto zero = arith::ConstantIndexOp::create(b, loc, 0);
-  prologueEnd = zero;
-  indexConstants[0] = zero;
+  // Hoisted values go before this marker; it is erased at the end.
+  prologueEnd = ub::PoisonOp::create(b, loc, b.getIndexType());
   indexConstants[32] = c32;
 
   if (failed(lowerBlock(kernel.getBody().front()))) {
     func.erase();
     return failure();
   }
+  prologueEnd->erase();
 
   // Shared memory: static up to 48 KB, dynamic beyond.
   if (sharedBytes > kMaxSharedMemory) {

@@ -70,7 +70,8 @@ namespace {
 /// Per-access addressing of one tile of a view for one layout.
 struct TileAccess {
   SmallVector<Value> base; // tile start + t(d) * perThread(d), per dim
-  Value inBounds;          // the whole tile lies inside the memref
+  Value inBounds;          // the whole tile lies inside the memref; null
+                           // when `requires` facts prove it for every tile
   IntegerAttr alignment;   // bytes, when provable
 };
 } // namespace
@@ -94,6 +95,10 @@ static TileAccess addressTile(KernelLowering &k, const View &view,
       base = arith::AddIOp::create(b, loc, start, offset);
     }
     access.base.push_back(base);
+    // A dim known to be a multiple of the tile size has no partial tiles
+    // (tile indices are in range: tile-verify proves it).
+    if (k.knownMultiple(view.dimNames[d]) % size == 0)
+      continue;
     Value end = arith::AddIOp::create(b, loc, start, k.constIndex(size));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
                                        view.dims[d]);
@@ -162,17 +167,25 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
   TileAccess access = addressTile(*this, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, access.inBounds,
-                                /*withElseRegion=*/true);
+  scf::IfOp ifOp;
+  if (access.inBounds)
+    ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, access.inBounds,
+                             /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   for (bool masked : {false, true}) {
-    Block *block = masked ? &ifOp.getElseRegion().front()
-                          : &ifOp.getThenRegion().front();
-    b.setInsertionPointToStart(block);
+    if (!ifOp && masked)
+      break;
+    if (ifOp)
+      b.setInsertionPointToStart(masked ? &ifOp.getElseRegion().front()
+                                        : &ifOp.getThenRegion().front());
     Value result = arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
-    Value padRun = arith::ConstantOp::create(
-        b, loc, runType, DenseElementsAttr::get(runType, cast<Attribute>(pad)));
+    Value padRun =
+        masked ? arith::ConstantOp::create(
+                     b, loc, runType,
+                     DenseElementsAttr::get(runType, cast<Attribute>(pad)))
+                     .getResult()
+               : Value();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
       SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
       Value chunk;
@@ -195,6 +208,8 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                          ArrayRef<int64_t>{1})
                          .getResult();
     });
+    if (!ifOp)
+      return TileValue{result, layout};
     scf::YieldOp::create(b, loc, result);
   }
   return TileValue{ifOp.getResult(0), layout};
@@ -236,13 +251,18 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
   Value owner = ownerPredicate(layout);
   emitUnder(b, loc, owner, [&] {
     TileAccess access = addressTile(*this, view, indices, layout, loc);
-    auto ifOp = scf::IfOp::create(b, loc, access.inBounds,
-                                  /*withElseRegion=*/true);
+    scf::IfOp ifOp;
+    if (access.inBounds)
+      ifOp = scf::IfOp::create(b, loc, access.inBounds,
+                               /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     for (bool masked : {false, true}) {
-      b.setInsertionPoint((masked ? &ifOp.getElseRegion().front()
-                                  : &ifOp.getThenRegion().front())
-                              ->getTerminator());
+      if (!ifOp && masked)
+        break;
+      if (ifOp)
+        b.setInsertionPoint((masked ? &ifOp.getElseRegion().front()
+                                    : &ifOp.getThenRegion().front())
+                                ->getTerminator());
       layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
         SmallVector<Value> coords =
             runCoords(*this, access.base, offsets, loc);

@@ -10,8 +10,8 @@
 // accumulates into the loop's single iter_arg is software-pipelined over two
 // shared-memory buffers: the global loads of step k+1 are issued before the
 // FMAs of step k and stored to the other buffer after them, with one barrier
-// per step. Loads past the last K tile are fully masked and touch no memory,
-// so the prefetch needs no guard.
+// per step. The prefetch is guarded by `k + step < ub`: a tile past the end
+// is not masked when `requires` facts make the K dim a multiple of BK.
 //
 //===----------------------------------------------------------------------===//
 
@@ -329,16 +329,41 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
       body->getTerminator()->erase();
     b.setInsertionPointToEnd(body);
     Value buffer = loop.getRegionIterArgs().back();
+    // Prefetch step k+1 into registers; guarded, because a tile past the
+    // end is only masked when its dim is not known to be a multiple of the
+    // tile size.
     Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), step);
-    auto operands = loadOperands(next);
-    if (failed(operands))
-      return failure();
+    Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          next, ub);
+    VectorType typeA = vectorType(layoutA, p->type);
+    VectorType typeB = vectorType(layoutB, p->type);
+    auto prefetch = scf::IfOp::create(b, loc, TypeRange{typeA, typeB},
+                                      hasNext, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard prefetchGuard(b);
+      b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+      auto loaded = loadOperands(next);
+      if (failed(loaded))
+        return failure();
+      scf::YieldOp::create(
+          b, loc, ValueRange{loaded->first.vec, loaded->second.vec});
+      b.setInsertionPointToStart(&prefetch.getElseRegion().front());
+      Value zeroA = arith::ConstantOp::create(
+          b, loc, typeA,
+          DenseElementsAttr::get(typeA, b.getZeroAttr(p->type)));
+      Value zeroB = arith::ConstantOp::create(
+          b, loc, typeB,
+          DenseElementsAttr::get(typeB, b.getZeroAttr(p->type)));
+      scf::YieldOp::create(b, loc, ValueRange{zeroA, zeroB});
+    }
+    std::pair<TileValue, TileValue> operands = {
+        {prefetch.getResult(0), layoutA}, {prefetch.getResult(1), layoutB}};
     SmallVector<Value> rows(loop.getRegionIterArgs().take_front(numRows));
     Value baseA = arith::MulIOp::create(b, loc, buffer, constIndex(sizeA));
     Value baseB = arith::MulIOp::create(b, loc, buffer, constIndex(sizeB));
     emitMicroKernel(*this, *p, bufA, baseA, bufB, baseB, rows);
     Value other = arith::SubIOp::create(b, loc, constIndex(1), buffer);
-    stage(*operands, other);
+    stage(operands, other);
     barrier();
     rows.push_back(other);
     scf::YieldOp::create(b, loc, rows);

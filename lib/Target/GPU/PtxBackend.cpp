@@ -33,9 +33,11 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <cstdlib>
 
 namespace kbench {
 #define GEN_PASS_DEF_GPUTOPTX
@@ -51,6 +53,20 @@ void kbench::setNVPTXShortPointers(bool enable) {
   auto it = options.find("nvptx-short-ptr");
   if (it != options.end())
     static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(enable);
+}
+
+std::optional<std::string> kbench::findCudaToolkit() {
+  auto hasLibdevice = [](llvm::StringRef root) {
+    SmallString<128> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    return !root.empty() && llvm::sys::fs::exists(path);
+  };
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *root = std::getenv(var); root && hasLibdevice(root))
+      return std::string(root);
+  if (hasLibdevice("/usr/local/cuda"))
+    return std::string("/usr/local/cuda");
+  return std::nullopt;
 }
 
 void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
@@ -70,6 +86,12 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
+  // libdevice comes from the toolkit; without it math calls stay unresolved
+  // externs that ptxas rejects.
+  if (!options.cudaPath.empty())
+    binary.toolkitPath = options.cudaPath;
+  else if (std::optional<std::string> cuda = findCudaToolkit())
+    binary.toolkitPath = *cuda;
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
@@ -162,6 +184,7 @@ struct GPUToPtxPass : kbench::impl::GPUToPtxBase<GPUToPtxPass> {
     options.features = features;
     options.optLevel = optLevel;
     options.shortPointers = shortPointers;
+    options.cudaPath = cudaPath;
     return options;
   }
 

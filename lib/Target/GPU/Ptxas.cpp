@@ -153,10 +153,14 @@ FailureOr<PtxasReport> kbench::runPtxas(llvm::StringRef ptx,
     log = (*buffer)->getBuffer().str();
   cleanup();
   if (rc != 0) {
+    llvm::StringRef hint;
+    if (llvm::StringRef(log).contains("Unresolved extern function '__nv_"))
+      hint = "(libdevice was not linked into the PTX: point CUDA_HOME or the "
+             "cuda-path option at a CUDA toolkit)\n";
     error = "ptxas " + arch + " failed" +
             (rc < 0 ? " to run (" + message + ")"
                     : " with exit code " + std::to_string(rc)) +
-            ":\n" + log;
+            ":\n" + log + hint.str();
     return failure();
   }
   FailureOr<PtxasReport> report = parsePtxasLog(log, error);

@@ -28,7 +28,14 @@ struct GpuCompileOptions {
   /// 32-bit pointers for shared, local and const memory (`--nvptx-short-ptr`):
   /// shared-memory addressing then needs half the registers.
   bool shortPointers = true;
+  /// CUDA toolkit root whose nvvm/libdevice is linked for math functions
+  /// (`__nv_expf`, ...). Empty: findCudaToolkit().
+  std::string cudaPath;
 };
+
+/// The CUDA toolkit root: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda, if
+/// it holds nvvm/libdevice/libdevice.10.bc.
+std::optional<std::string> findCudaToolkit();
 
 /// Launch facts of one lowered kernel.
 struct GpuKernelInfo {

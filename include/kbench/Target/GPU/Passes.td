@@ -60,6 +60,9 @@ def GPUToPtx : Pass<"kbench-gpu-to-ptx", "::mlir::ModuleOp"> {
            "LLVM optimization level">,
     Option<"shortPointers", "short-ptr", "bool", /*default=*/"true",
            "32-bit pointers for shared/local/const memory (--nvptx-short-ptr)">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for libdevice (default: $CUDA_HOME, $CUDA_PATH, "
+           "/usr/local/cuda)">,
     Option<"ptxFile", "ptx-file", "std::string", /*default=*/"\"\"",
            "Write the PTX of every gpu.module here ('-' for stdout)">,
     Option<"cubinFile", "cubin-file", "std::string", /*default=*/"\"\"",
