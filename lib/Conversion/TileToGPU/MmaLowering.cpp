@@ -10,8 +10,8 @@
 // accumulates into the loop's single iter_arg is software-pipelined over two
 // shared-memory buffers: the global loads of step k+1 are issued before the
 // FMAs of step k and stored to the other buffer after them, with one barrier
-// per step. The prefetch is guarded by `k + step < ub`: a tile past the end
-// is not masked when `requires` facts make the K dim a multiple of BK.
+// per step. Every load is guarded by `k < ub`: a tile past the end is not
+// masked when `requires` facts make the K dim a multiple of BK.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,19 +140,25 @@ static SmallVector<Value> loadFragment(KernelLowering &k, const MmaPlan &p,
   return runs;
 }
 
-/// One outer product per k in [0, p.k): rows[i] += a[i] * bRow.
-static void emitMicroKernel(KernelLowering &k, const MmaPlan &p, Value bufA,
-                            Value baseA, Value bufB, Value baseB,
-                            SmallVector<Value> &rows) {
+/// Outer products for k in [0, count) starting at k-row `first` (index):
+/// rows[i] += a[i] * bRow.
+static void emitOuterProducts(KernelLowering &k, const MmaPlan &p, Value bufA,
+                              Value baseA, Value bufB, Value baseB,
+                              Value first, int64_t count,
+                              SmallVector<Value> &rows) {
   OpBuilder &b = k.b;
   Location loc = k.kernel.getLoc();
   const DimLayout &rowsDim = p.acc.dims[0], &colsDim = p.acc.dims[1];
   int64_t en = colsDim.count();
   VectorType rowType = VectorType::get({en}, p.type);
-  for (int64_t kk = 0; kk < p.k; ++kk) {
-    Value rowA = arith::AddIOp::create(b, loc, baseA,
+  Value startA = arith::AddIOp::create(
+      b, loc, baseA, arith::MulIOp::create(b, loc, first, k.constIndex(p.strideA)));
+  Value startB = arith::AddIOp::create(
+      b, loc, baseB, arith::MulIOp::create(b, loc, first, k.constIndex(p.strideB)));
+  for (int64_t kk = 0; kk < count; ++kk) {
+    Value rowA = arith::AddIOp::create(b, loc, startA,
                                        k.constIndex(kk * p.strideA));
-    Value rowB = arith::AddIOp::create(b, loc, baseB,
+    Value rowB = arith::AddIOp::create(b, loc, startB,
                                        k.constIndex(kk * p.strideB));
     SmallVector<Value> aRuns = loadFragment(k, p, rowsDim, bufA, rowA);
     SmallVector<Value> bRuns = loadFragment(k, p, colsDim, bufB, rowB);
@@ -173,6 +179,33 @@ static void emitMicroKernel(KernelLowering &k, const MmaPlan &p, Value bufA,
       rows[i] = vector::FMAOp::create(b, loc, aRow, bFrag, rows[i]);
     }
   }
+}
+
+/// The outer products of all p.k k-rows. Up to kUnroll k steps are emitted
+/// straight; longer K runs an scf.for over groups of kUnroll so that ptxas
+/// does not hoist the fragment loads of the whole tile (which cost twice the
+/// registers for a 64x64x32 tile).
+static void emitMicroKernel(KernelLowering &k, const MmaPlan &p, Value bufA,
+                            Value baseA, Value bufB, Value baseB,
+                            SmallVector<Value> &rows) {
+  constexpr int64_t kUnroll = 8;
+  OpBuilder &b = k.b;
+  Location loc = k.kernel.getLoc();
+  if (p.k <= kUnroll || p.k % kUnroll != 0)
+    return emitOuterProducts(k, p, bufA, baseA, bufB, baseB, k.constIndex(0),
+                             p.k, rows);
+  auto loop = scf::ForOp::create(b, loc, k.constIndex(0), k.constIndex(p.k),
+                                 k.constIndex(kUnroll), rows);
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    body->getTerminator()->erase();
+  b.setInsertionPointToEnd(body);
+  SmallVector<Value> carried(loop.getRegionIterArgs());
+  emitOuterProducts(k, p, bufA, baseA, bufB, baseB, loop.getInductionVar(),
+                    kUnroll, carried);
+  scf::YieldOp::create(b, loc, carried);
+  rows.assign(loop.getResults().begin(), loop.getResults().end());
 }
 
 static SmallVector<Value> splitRows(OpBuilder &b, Location loc, Value acc,
@@ -307,11 +340,39 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
                   bufB, baseB);
   };
 
-  // Prologue: step lb into buffer 0.
+  // Both operand tiles of step `iv` if `iv < ub`, zeros otherwise: a tile
+  // past the end is not masked when `requires` facts make the K dim a
+  // multiple of BK, so it must not be loaded at all.
   Value lb = scalars.lookup(op.getLowerBound());
   Value ub = scalars.lookup(op.getUpperBound());
   Value step = scalars.lookup(op.getStep());
-  auto first = loadOperands(lb);
+  VectorType typeA = vectorType(layoutA, p->type);
+  VectorType typeB = vectorType(layoutB, p->type);
+  auto loadIfInRange =
+      [&](Value iv) -> FailureOr<std::pair<TileValue, TileValue>> {
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{typeA, typeB}, inRange,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    auto loaded = loadOperands(iv);
+    if (failed(loaded))
+      return failure();
+    scf::YieldOp::create(b, loc,
+                         ValueRange{loaded->first.vec, loaded->second.vec});
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    Value zeroA = arith::ConstantOp::create(
+        b, loc, typeA, DenseElementsAttr::get(typeA, b.getZeroAttr(p->type)));
+    Value zeroB = arith::ConstantOp::create(
+        b, loc, typeB, DenseElementsAttr::get(typeB, b.getZeroAttr(p->type)));
+    scf::YieldOp::create(b, loc, ValueRange{zeroA, zeroB});
+    return std::make_pair(TileValue{ifOp.getResult(0), layoutA},
+                          TileValue{ifOp.getResult(1), layoutB});
+  };
+
+  // Prologue: step lb into buffer 0.
+  auto first = loadIfInRange(lb);
   if (failed(first))
     return failure();
   stage(*first, constIndex(0));
@@ -329,41 +390,17 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
       body->getTerminator()->erase();
     b.setInsertionPointToEnd(body);
     Value buffer = loop.getRegionIterArgs().back();
-    // Prefetch step k+1 into registers; guarded, because a tile past the
-    // end is only masked when its dim is not known to be a multiple of the
-    // tile size.
+    // Prefetch step k+1 into registers before the FMAs of step k.
     Value next = arith::AddIOp::create(b, loc, loop.getInductionVar(), step);
-    Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          next, ub);
-    VectorType typeA = vectorType(layoutA, p->type);
-    VectorType typeB = vectorType(layoutB, p->type);
-    auto prefetch = scf::IfOp::create(b, loc, TypeRange{typeA, typeB},
-                                      hasNext, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard prefetchGuard(b);
-      b.setInsertionPointToStart(&prefetch.getThenRegion().front());
-      auto loaded = loadOperands(next);
-      if (failed(loaded))
-        return failure();
-      scf::YieldOp::create(
-          b, loc, ValueRange{loaded->first.vec, loaded->second.vec});
-      b.setInsertionPointToStart(&prefetch.getElseRegion().front());
-      Value zeroA = arith::ConstantOp::create(
-          b, loc, typeA,
-          DenseElementsAttr::get(typeA, b.getZeroAttr(p->type)));
-      Value zeroB = arith::ConstantOp::create(
-          b, loc, typeB,
-          DenseElementsAttr::get(typeB, b.getZeroAttr(p->type)));
-      scf::YieldOp::create(b, loc, ValueRange{zeroA, zeroB});
-    }
-    std::pair<TileValue, TileValue> operands = {
-        {prefetch.getResult(0), layoutA}, {prefetch.getResult(1), layoutB}};
+    auto operands = loadIfInRange(next);
+    if (failed(operands))
+      return failure();
     SmallVector<Value> rows(loop.getRegionIterArgs().take_front(numRows));
     Value baseA = arith::MulIOp::create(b, loc, buffer, constIndex(sizeA));
     Value baseB = arith::MulIOp::create(b, loc, buffer, constIndex(sizeB));
     emitMicroKernel(*this, *p, bufA, baseA, bufB, baseB, rows);
     Value other = arith::SubIOp::create(b, loc, constIndex(1), buffer);
-    stage(operands, other);
+    stage(*operands, other);
     barrier();
     rows.push_back(other);
     scf::YieldOp::create(b, loc, rows);
