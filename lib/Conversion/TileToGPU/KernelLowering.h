@@ -6,8 +6,9 @@
 // Every tile value maps to one per-thread vector plus its Layout; scalars and
 // indices map through an IRMapping.
 //
-// The methods are split by concept: KernelLowering.cpp (the walk, the ABI,
-// control flow, elementwise ops), MemoryLowering.cpp (partitions, loads,
+// The methods are split by concept: TileToGPU.cpp (the pass, the ABI and the
+// prologue), KernelLowering.cpp (the walk, control flow, elementwise ops),
+// MemoryLowering.cpp (partitions, loads,
 // stores, shared memory, layout conversions), ReduceLowering.cpp (reduce,
 // broadcast and the shape ops), MmaLowering.cpp (tile.mma, impl = simt) and
 // LayoutPlan.cpp (which layout each tile value gets).

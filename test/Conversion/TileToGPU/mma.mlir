@@ -3,8 +3,9 @@
 // tile.mma (impl = simt) outside a loop: operands widened to the f32
 // accumulator, staged k-major in shared memory (rows padded by 16 bytes:
 // 32 + 4 floats per k), one barrier, then one outer product per k. A 32x32
-// accumulator on 64 threads is a 4x4 micro-tile per thread: 16 k steps x 4
-// rows = 64 row FMAs. Nothing reuses the buffers, so no trailing barrier.
+// accumulator on 64 threads is a 4x4 micro-tile per thread; K = 16 runs as a
+// loop over 2 groups of 8 k steps x 4 rows = 32 row FMAs. Nothing reuses the
+// buffers, so no trailing barrier.
 
 // CHECK-LABEL: gpu.func @mma_once
 // CHECK-SAME: workgroup(%{{.*}} : memref<4608xi8, #gpu.address_space<workgroup>>
@@ -15,9 +16,11 @@
 // CHECK: memref.store %{{.*}}, %[[AS]]
 // CHECK: memref.store %{{.*}}, %[[BS]]
 // CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c8{{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // CHECK: vector.load %[[AS]][%{{.*}}] {alignment = 16 : i64} : memref<576xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: vector.load %[[BS]][%{{.*}}] {alignment = 16 : i64} : memref<576xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK-COUNT-64: vector.fma %{{.*}} : vector<4xf32>
+// CHECK-COUNT-32: vector.fma %{{.*}} : vector<4xf32>
+// CHECK: scf.yield
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 tile.kernel @mma_once(%A: memref<?x?xf16> {tile.dims = ["M", "K"]},
