@@ -213,6 +213,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     gpu::ReturnOp::create(b, op->getLoc());
     return success();
   }
+  if (isa<scf::ForOp, scf::IfOp>(op) &&
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<tile::PartitionType>))
+    return op->emitOpError("carries a tile view (!tile.part) through control "
+                           "flow; tile-to-gpu needs every view to be a "
+                           "tile.partition of the kernel body");
   if (auto x = dyn_cast<scf::ForOp>(op))
     return isPipelinableMmaLoop(x) ? lowerPipelinedMmaLoop(x) : lowerFor(x);
   if (auto x = dyn_cast<scf::IfOp>(op))

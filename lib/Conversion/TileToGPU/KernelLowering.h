@@ -109,6 +109,10 @@ public:
 
   //===--- Memory (MemoryLowering.cpp) -----------------------------------===//
   mlir::LogicalResult lowerPartition(tile::PartitionOp op);
+  /// The view `view` stands for, or null after an error on `op`. Views only
+  /// come from tile.partition (lowerOp rejects views carried by control
+  /// flow), so this guards an invariant rather than user input.
+  const View *lookupView(mlir::Operation *op, mlir::Value view);
   mlir::LogicalResult lowerNumTiles(tile::NumTilesOp op);
   mlir::FailureOr<TileValue> emitLoad(tile::LoadOp op, mlir::ValueRange indices,
                                       const Layout &layout);

@@ -52,8 +52,21 @@ LogicalResult KernelLowering::lowerPartition(tile::PartitionOp op) {
   return success();
 }
 
+const View *KernelLowering::lookupView(Operation *op, Value view) {
+  auto it = views.find(view);
+  if (it != views.end())
+    return &it->second;
+  op->emitOpError("takes a view that is not a tile.partition result of the "
+                  "kernel body; tile-to-gpu does not carry views through "
+                  "block arguments or control flow");
+  return nullptr;
+}
+
 LogicalResult KernelLowering::lowerNumTiles(tile::NumTilesOp op) {
-  const View &view = views[op.getView()];
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
   int64_t tileSize = view.tileShape[op.getDim()];
   Value dim = view.dims[op.getDim()];
   Value n = arith::CeilDivUIOp::create(b, op.getLoc(), dim,
@@ -157,7 +170,10 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                                               ValueRange indices,
                                               const Layout &layout) {
   Location loc = op.getLoc();
-  const View &view = views[op.getView()];
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
   if (failed(checkRegisterBudget(op, op.getType(), layout)))
     return failure();
   Type elementType = view.elementType;
@@ -239,7 +255,10 @@ static void emitUnder(OpBuilder &b, Location loc, Value cond,
 
 LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
   Location loc = op.getLoc();
-  const View &view = views[op.getView()];
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
   // Stores work from any layout: no conversion.
   TileValue value = tileOf(op.getValue());
   const Layout &layout = value.layout;
@@ -291,7 +310,10 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
 
 LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
   Location loc = op.getLoc();
-  const View &view = views[op.getView()];
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
   TileValue value = tileOf(op.getValue());
   const Layout &layout = value.layout;
   SmallVector<Value> indices;

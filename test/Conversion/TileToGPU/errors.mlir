@@ -102,3 +102,21 @@ tile.kernel @smem(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
   tile.store %c, %Cv[%m, %n] : tensor<256x256xf32>, !tile.part<256x256xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @view_if(%X: memref<?xf32> {tile.dims = ["N"]},
+                     %Y: memref<?xf32> {tile.dims = ["N"]}, %c: i1) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BN] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %n = tile.grid %Yv : !tile.part<64xf32, pad = zero>
+  // expected-error @+1 {{'scf.if' op carries a tile view (!tile.part) through control flow; tile-to-gpu needs every view to be a tile.partition of the kernel body}}
+  %v = scf.if %c -> (!tile.part<64xf32, pad = zero>) {
+    scf.yield %Xv : !tile.part<64xf32, pad = zero>
+  } else {
+    scf.yield %Yv : !tile.part<64xf32, pad = zero>
+  }
+  %x = tile.load %v[%n] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+  tile.store %x, %Yv[%n] : tensor<64xf32>, !tile.part<64xf32, pad = zero>
+  tile.return
+}
