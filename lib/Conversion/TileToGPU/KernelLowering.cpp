@@ -84,10 +84,7 @@ Value KernelLowering::ownerPredicate(const Layout &layout) {
   return owner;
 }
 
-Value KernelLowering::barrier() {
-  gpu::BarrierOp::create(b, kernel.getLoc());
-  return {};
-}
+void KernelLowering::barrier() { gpu::BarrierOp::create(b, kernel.getLoc()); }
 
 VectorType KernelLowering::vectorType(const Layout &layout, Type elementType) {
   return VectorType::get({layout.numElements()}, elementType);

@@ -123,7 +123,9 @@ public:
   mlir::Value allocShared(mlir::Type elementType, int64_t count);
   /// `value` in layout `to` (through shared memory unless equal).
   TileValue convert(const TileValue &value, const Layout &to);
-  /// Writes the elements of `value` into `buffer` at `index(coords)`.
+  /// Writes the elements of `value` into `buffer` at `index(coords)`, one
+  /// vector.store per run when `innerContiguous` (the index grows by one
+  /// along the innermost dim), else one memref.store per element.
   void storeToShared(const TileValue &value, mlir::Value buffer,
                      llvm::function_ref<mlir::Value(mlir::ValueRange)> index,
                      bool innerContiguous);
@@ -155,9 +157,11 @@ public:
   /// i1 that is true on exactly one replica of every element of `layout`,
   /// or null when the layout has no replicas.
   mlir::Value ownerPredicate(const Layout &layout);
-  mlir::Value barrier();
-  /// Tile value of `v`, converted to `layout` if given.
+  /// A CTA-wide barrier (gpu.barrier).
+  void barrier();
+  /// The lowered tile `v` as it was produced.
   TileValue tileOf(mlir::Value v);
+  /// The lowered tile `v` in `layout` (converted if needed).
   TileValue tileOf(mlir::Value v, const Layout &layout);
   mlir::VectorType vectorType(const Layout &layout, mlir::Type elementType);
   /// Whether `op` is nested in a loop inside the kernel (its shared-memory
@@ -167,7 +171,7 @@ public:
   mlir::LogicalResult checkRegisterBudget(mlir::Operation *op,
                                           mlir::RankedTensorType type,
                                           const Layout &layout);
-  /// Multiple every dim is known to be (from `requires` facts), 1 if none.
+  /// What `requires` facts make dim `dimName` a multiple of (1 if nothing).
   int64_t knownMultiple(llvm::StringRef dimName) const;
 
   tile::KernelOp kernel;
