@@ -2,8 +2,8 @@
 //
 // tile.reduce in three levels: the elements a thread owns (a tree of
 // elementwise combines over vector.shuffle'd slices), the lanes that share
-// the reduced dim (`gpu.subgroup_reduce`, clustered when only some lanes
-// do; the backend expands it to butterfly shuffles), and the warps that share
+// the reduced dim (one scalar `gpu.subgroup_reduce` per element, clustered
+// when only some lanes do; the backend expands them to butterfly shuffles), and the warps that share
 // it (partials through shared memory, combined in warp order so that every
 // thread gets bit-identical results). The result is in the input layout minus
 // the reduced dim, which is what a broadcast back along that dim needs.
@@ -106,16 +106,28 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
   Value partial = parts.front();
 
   // 2. Across the lanes that own the same reduced coordinates.
+  // One scalar reduction per element: the upstream shuffle lowering takes
+  // scalars (and vectors of at most 32 bits), not vector<4xf32>.
   const DimLayout &dl = layout.dims[dim];
   gpu::AllReduceOperation kind = gpuReduceKind(op.getKind(), isFloat);
-  if (dl.lanes == 32)
-    partial = gpu::SubgroupReduceOp::create(b, loc, partial, kind,
-                                            /*uniform=*/true);
-  else if (dl.lanes > 1)
-    partial = gpu::SubgroupReduceOp::create(
-        b, loc, partial, kind, /*uniform=*/true,
-        static_cast<uint32_t>(dl.lanes),
-        static_cast<uint32_t>(dl.laneStride));
+  if (dl.lanes > 1) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < outN; ++i) {
+      Value element =
+          vector::ExtractOp::create(b, loc, partial, ArrayRef<int64_t>{i});
+      if (dl.lanes == 32)
+        element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
+                                                /*uniform=*/true);
+      else
+        element = gpu::SubgroupReduceOp::create(
+            b, loc, element, kind, /*uniform=*/true,
+            static_cast<uint32_t>(dl.lanes),
+            static_cast<uint32_t>(dl.laneStride));
+      elements.push_back(element);
+    }
+    partial = vector::FromElementsOp::create(b, loc, partial.getType(),
+                                             elements);
+  }
 
   // 3. Across warps: every thread writes its partial, then combines the
   // partials of the warps along `dim` in warp order.

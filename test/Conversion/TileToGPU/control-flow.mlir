@@ -7,7 +7,8 @@
 // CHECK: %[[NC:.*]] = arith.ceildivui
 // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
 // CHECK: %[[SUM:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %[[NC]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]], %[[CNT:.*]] = %{{.*}}) -> (vector<1xf32>, index)
-// CHECK: %[[P:.*]] = gpu.subgroup_reduce add
+// CHECK: %[[PS:.*]] = gpu.subgroup_reduce add %{{.*}} uniform : (f32) -> f32
+// CHECK: %[[P:.*]] = vector.from_elements %[[PS]] : vector<1xf32>
 // CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]] : vector<1xf32>
 // CHECK: %[[CNT1:.*]] = arith.addi %[[CNT]]
 // CHECK: scf.yield %[[NEXT]], %[[CNT1]] : vector<1xf32>, index

@@ -12,9 +12,11 @@
 // CHECK: %[[S01:.*]] = arith.addf %[[R0]], %[[R1]] : vector<1xf32>
 // CHECK: %[[S23:.*]] = arith.addf
 // CHECK: %[[S:.*]] = arith.addf %[[S01]], %[[S23]] : vector<1xf32>
-// CHECK: %[[T:.*]] = gpu.subgroup_reduce add %[[S]] uniform cluster(size = 4, stride = 8) : (vector<1xf32>) -> vector<1xf32>
+// CHECK: %[[SE:.*]] = vector.extract %[[S]][0] : f32 from vector<1xf32>
+// CHECK: %[[T:.*]] = gpu.subgroup_reduce add %[[SE]] uniform cluster(size = 4, stride = 8) : (f32) -> f32
+// CHECK: %[[TV:.*]] = vector.from_elements %[[T]] : vector<1xf32>
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[E:.*]] = vector.extract %[[T]][0]
+// CHECK: %[[E:.*]] = vector.extract %[[TV]][0]
 // CHECK: %[[B:.*]] = vector.broadcast %[[E]] : f32 to vector<4xf32>
 // CHECK: arith.divf %[[X]], %[[B]] : vector<4xf32>
 tile.kernel @clustered(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
@@ -43,7 +45,8 @@ tile.kernel @clustered(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[BUF:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
-// CHECK: %[[P:.*]] = gpu.subgroup_reduce maximumf %{{.*}} uniform : (vector<1xf32>) -> vector<1xf32>
+// CHECK: %[[PS:.*]] = gpu.subgroup_reduce maximumf %{{.*}} uniform : (f32) -> f32
+// CHECK: %[[P:.*]] = vector.from_elements %[[PS]] : vector<1xf32>
 // CHECK: vector.store %[[P]], %[[BUF]][%{{.*}}]
 // CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-4: vector.load %[[BUF]]

@@ -55,9 +55,11 @@ tile.kernel @transpose(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // CHECK-LABEL: gpu.func @conversion
 // CHECK: %[[BUF:.*]] = memref.view %{{.*}} to memref<8xf32, #gpu.address_space<workgroup>>
-// CHECK: gpu.subgroup_reduce add %{{.*}} uniform : (vector<8xf32>) -> vector<8xf32>
-// CHECK: %[[B:.*]] = gpu.subgroup_reduce add %{{.*}} uniform cluster(size = 4, stride = 8)
-// CHECK: %[[E:.*]] = vector.extract %[[B]][0]
+// CHECK-COUNT-8: gpu.subgroup_reduce add %{{.*}} uniform : (f32) -> f32
+// CHECK: vector.from_elements %{{.*}} : vector<8xf32>
+// CHECK: %[[B:.*]] = gpu.subgroup_reduce add %{{.*}} uniform cluster(size = 4, stride = 8) : (f32) -> f32
+// CHECK: %[[BV:.*]] = vector.from_elements %[[B]] : vector<1xf32>
+// CHECK: %[[E:.*]] = vector.extract %[[BV]][0]
 // CHECK: memref.store %[[E]], %[[BUF]]
 // CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[BUF]]
