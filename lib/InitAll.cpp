@@ -2,9 +2,11 @@
 
 #include "kbench/InitAll.h"
 
+#include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Conversion/TileToHost/TileToHost.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
+#include "kbench/Target/GPU/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -26,4 +28,6 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
 void kbench::registerAllPasses() {
   mlir::registerAllPasses();
   registerTileToHostPasses();
+  kbench::registerTileToGPUPasses();
+  kbench::registerGPUTargetPasses();
 }
