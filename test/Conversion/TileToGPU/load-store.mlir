@@ -105,9 +105,11 @@ tile.kernel @replicated(%X: memref<?xf32> {tile.dims = ["N"]},
 // atomic_add: one atomic per element, each masked to the memref.
 
 // CHECK-LABEL: gpu.func @accumulate
+// CHECK: scf.yield
+// CHECK: scf.yield
 // CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
-// CHECK: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<4xf32>
-// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<4xf32>
+// CHECK-NEXT: scf.if %[[OK]] {
 // CHECK-NEXT: memref.atomic_rmw addf %[[E]], %{{.*}} : (f32, memref<?x?xf32, #gpu.address_space<global>>) -> f32
 // CHECK-COUNT-3: memref.atomic_rmw addf
 // CHECK-NOT: memref.atomic_rmw
