@@ -91,7 +91,7 @@ struct TileAccess {
 
 static TileAccess addressTile(KernelLowering &k, const View &view,
                               ValueRange indices, const Layout &layout,
-                              Location loc) {
+                              Location loc, bool checkBounds = true) {
   OpBuilder &b = k.b;
   TileAccess access;
   int64_t rank = view.tileShape.size();
@@ -110,7 +110,7 @@ static TileAccess addressTile(KernelLowering &k, const View &view,
     access.base.push_back(base);
     // A dim known to be a multiple of the tile size has no partial tiles
     // (tile indices are in range: tile-verify proves it).
-    if (k.knownMultiple(view.dimNames[d]) % size == 0)
+    if (!checkBounds || k.knownMultiple(view.dimNames[d]) % size == 0)
       continue;
     Value end = arith::AddIOp::create(b, loc, start, k.constIndex(size));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
@@ -322,7 +322,8 @@ LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
   bool isFloat = isa<FloatType>(view.elementType);
   Value owner = ownerPredicate(layout);
   emitUnder(b, loc, owner, [&] {
-    TileAccess access = addressTile(*this, view, indices, layout, loc);
+    TileAccess access = addressTile(*this, view, indices, layout, loc,
+                                    /*checkBounds=*/false);
     int64_t rank = view.tileShape.size();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
       for (int64_t e = 0; e < layout.innerPerThread(); ++e) {

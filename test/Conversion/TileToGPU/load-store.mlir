@@ -99,3 +99,27 @@ tile.kernel @replicated(%X: memref<?xf32> {tile.dims = ["N"]},
   tile.store %x, %Yv[%n] : tensor<16xf32>, !tile.part<16xf32>
   tile.return
 }
+
+// -----
+
+// atomic_add: one atomic per element, each masked to the memref.
+
+// CHECK-LABEL: gpu.func @accumulate
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<4xf32>
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK-NEXT: memref.atomic_rmw addf %[[E]], %{{.*}} : (f32, memref<?x?xf32, #gpu.address_space<global>>) -> f32
+// CHECK-COUNT-3: memref.atomic_rmw addf
+// CHECK-NOT: memref.atomic_rmw
+tile.kernel @accumulate(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                        %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 2, BN = 64, num_warps = 1, vector_width = 2} {
+  %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<2x64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<2x64xf32>
+  %m, %n = tile.grid %Yv : !tile.part<2x64xf32>
+  %x = tile.load %Xv[%m, %n] : !tile.part<2x64xf32, pad = zero> -> tensor<2x64xf32>
+  tile.atomic_add %x, %Yv[%m, %n] : tensor<2x64xf32>, !tile.part<2x64xf32>
+  tile.return
+}
