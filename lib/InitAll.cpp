@@ -3,6 +3,7 @@
 #include "kbench/InitAll.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,4 +21,7 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tile::TileDialect>();
 }
 
-void kbench::registerAllPasses() { mlir::registerAllPasses(); }
+void kbench::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerKBenchTransformsPasses();
+}
