@@ -771,12 +771,41 @@ SmallVector<LinearExpr> KernelModel::emitSymbols(LinearSystem &sys) const {
 
 Instance KernelModel::emitInstance(LinearSystem &sys, ArrayRef<LinearExpr> syms,
                                    int scope, StringRef prefix,
-                                   bool existential, const Instance *share,
-                                   int sharedScope) const {
+                                   bool existential) const {
   Instance inst;
-  inst.scope = scope;
-  inst.dims.resize(numDims);
-  inst.vars.assign(numDims, -1);
+  bindScope(sys, syms, inst, scope, prefix, existential);
+  return inst;
+}
+
+Instance KernelModel::restrictInstance(const Instance &inst, int scope) const {
+  Instance result;
+  result.gridBound = inst.gridBound;
+  result.valid = inst.valid;
+  result.dims.resize(numDims);
+  result.vars.assign(numDims, -1);
+  for (unsigned g = 0, e = gridExtents.size(); g < e; ++g) {
+    result.dims[g] = inst.dims[g];
+    result.vars[g] = inst.vars[g];
+  }
+  for (int s : getScopeChain(scope)) {
+    if (!llvm::is_contained(inst.scopes, s))
+      continue;
+    result.scopes.push_back(s);
+    if (scopes[s].kind == ScopeInfo::Kind::Loop) {
+      result.dims[scopes[s].dim] = inst.dims[scopes[s].dim];
+      result.vars[scopes[s].dim] = inst.vars[scopes[s].dim];
+    }
+  }
+  return result;
+}
+
+void KernelModel::bindScope(LinearSystem &sys, ArrayRef<LinearExpr> syms,
+                            Instance &inst, int scope, StringRef prefix,
+                            bool existential) const {
+  if (inst.dims.size() != numDims) {
+    inst.dims.resize(numDims);
+    inst.vars.assign(numDims, -1);
+  }
   auto require = [&](FailureOr<LinearExpr> e) -> LinearExpr {
     if (failed(e)) {
       inst.valid = false;
@@ -784,27 +813,24 @@ Instance KernelModel::emitInstance(LinearSystem &sys, ArrayRef<LinearExpr> syms,
     }
     return *e;
   };
-  for (unsigned g = 0, e = gridExtents.size(); g < e; ++g) {
-    if (share) {
-      inst.dims[g] = share->dims[g];
-      inst.vars[g] = share->vars[g];
-      continue;
+  if (!inst.gridBound) {
+    inst.gridBound = true;
+    for (unsigned g = 0, e = gridExtents.size(); g < e; ++g) {
+      unsigned var =
+          sys.addVar((prefix + "block" + Twine(g)).str(), existential);
+      LinearExpr v = LinearExpr::var(var);
+      sys.addGE(v);
+      sys.addLT(v, require(flatten(sys, gridExtents[g], syms, nullptr)));
+      inst.dims[g] = v;
+      inst.vars[g] = var;
     }
-    unsigned var =
-        sys.addVar((prefix + "block" + Twine(g)).str(), existential);
-    LinearExpr v = LinearExpr::var(var);
-    sys.addGE(v);
-    sys.addLT(v, require(flatten(sys, gridExtents[g], syms, nullptr)));
-    inst.dims[g] = v;
-    inst.vars[g] = var;
   }
-  SmallVector<int> shared = share ? getScopeChain(sharedScope) : SmallVector<int>();
   for (int s : getScopeChain(scope)) {
+    if (llvm::is_contained(inst.scopes, s))
+      continue;
+    inst.scopes.push_back(s);
     const ScopeInfo &info = scopes[s];
-    bool isShared = llvm::is_contained(shared, s);
     if (info.kind == ScopeInfo::Kind::Guard) {
-      if (isShared)
-        continue;
       for (const AffineConstraint &c : info.conditions) {
         LinearExpr e = require(flatten(sys, c.expr, syms, &inst));
         if (c.isEquality)
@@ -812,11 +838,6 @@ Instance KernelModel::emitInstance(LinearSystem &sys, ArrayRef<LinearExpr> syms,
         else
           sys.addGE(e);
       }
-      continue;
-    }
-    if (isShared) {
-      inst.dims[info.dim] = share->dims[info.dim];
-      inst.vars[info.dim] = share->vars[info.dim];
       continue;
     }
     unsigned var = sys.addVar(
@@ -832,7 +853,6 @@ Instance KernelModel::emitInstance(LinearSystem &sys, ArrayRef<LinearExpr> syms,
     inst.dims[info.dim] = iv;
     inst.vars[info.dim] = var;
   }
-  return inst;
 }
 
 AccessInstance KernelModel::emitAccess(LinearSystem &sys,

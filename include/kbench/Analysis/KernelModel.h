@@ -100,13 +100,17 @@ struct AccessInfo {
   bool isWrite() const { return kind != Kind::Load; }
 };
 
-/// Variables of one instance of an op inside a LinearSystem: its block
-/// coordinates and the ivs of its enclosing loops.
+/// Variables of one instance of ops inside a LinearSystem: block coordinates
+/// and the ivs of loops, bound scope by scope. Ops bound into one Instance
+/// share the block and the iteration of every loop they have in common.
 struct Instance {
-  int scope = -1;
+  /// Whether the block coordinates are bound.
+  bool gridBound = false;
+  /// Scopes (loops and guards) already bound.
+  llvm::SmallVector<int> scopes;
   /// False when a bound could not be flattened (an internal inconsistency).
   bool valid = true;
-  /// Per model dim: the dim's expression, if the instance has it.
+  /// Per model dim: the dim's expression, if bound.
   llvm::SmallVector<std::optional<LinearExpr>> dims;
   /// Per model dim: the LinearSystem variable, -1 if none.
   llvm::SmallVector<int> vars;
@@ -196,14 +200,20 @@ public:
   llvm::SmallVector<LinearExpr> emitSymbols(LinearSystem &sys) const;
 
   /// Adds an instance of an op in `scope`: block coordinates bounded by the
-  /// grid, loop ivs bounded by their loops, guards. With `share`, the block
-  /// coordinates and the ivs of the scopes on the chain of `sharedScope`
-  /// (which must enclose `scope`; -1 shares only the block) are taken from
-  /// `share` instead of created.
+  /// grid, loop ivs bounded by their loops, guards.
   Instance emitInstance(LinearSystem &sys, llvm::ArrayRef<LinearExpr> syms,
-                        int scope, llvm::StringRef prefix, bool existential,
-                        const Instance *share = nullptr,
-                        int sharedScope = -1) const;
+                        int scope, llvm::StringRef prefix,
+                        bool existential) const;
+  /// Binds in `inst` the block coordinates and every scope on the chain of
+  /// `scope` that `inst` does not bind yet (new variables get `prefix` and
+  /// `existential`).
+  void bindScope(LinearSystem &sys, llvm::ArrayRef<LinearExpr> syms,
+                 Instance &inst, int scope, llvm::StringRef prefix,
+                 bool existential) const;
+  /// A copy of `inst` that keeps the block coordinates and only the scopes on
+  /// the chain of `scope` (-1: only the block), for a second instance that
+  /// shares them.
+  Instance restrictInstance(const Instance &inst, int scope) const;
 
   /// Adds the elements of one instance of `access`.
   AccessInstance emitAccess(LinearSystem &sys, llvm::ArrayRef<LinearExpr> syms,
