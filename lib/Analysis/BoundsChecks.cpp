@@ -185,6 +185,10 @@ void checkBounds(CheckRun &run) {
         finding.details["dim_name"] = dimName;
         finding.details["side"] = sideName;
         finding.details["index_space"] = extent;
+        SmallVector<Operation *> related = {view.op};
+        for (int scope : model.getScopeChain(access.scope))
+          related.push_back(model.getScopes()[scope].op);
+        addRelated(finding, related);
         run.demoteIfFactsViolated(finding, dims);
       }
     }
@@ -330,6 +334,13 @@ void checkCoverage(CheckRun &run) {
     finding.witness["element"] = toJSONArray(element);
     finding.witness["tile"] = toJSONArray(owner);
     finding.witness["grid"] = toJSONArray(grid);
+    SmallVector<Operation *> related = {model.getGrid()};
+    for (const AccessInfo *write : writes) {
+      related.push_back(write->op);
+      for (int scope : model.getScopeChain(write->scope))
+        related.push_back(model.getScopes()[scope].op);
+    }
+    addRelated(finding, related);
     run.demoteIfFactsViolated(finding, dims);
   }
 }
@@ -431,6 +442,7 @@ void checkWriteOnce(CheckRun &run) {
           second["tile"] = toJSONArray(evaluateAll(a2.tile, values));
           finding.witness["first"] = std::move(first);
           finding.witness["second"] = std::move(second);
+          addRelated(finding, {s.op, t.op});
           run.demoteIfFactsViolated(finding, dims);
           break;
         }

@@ -6,6 +6,8 @@
 
 #include "CheckSupport.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mlir;
 using namespace mlir::presburger;
 
@@ -268,6 +270,22 @@ std::string tupleText(ArrayRef<int64_t> values) {
   for (auto [i, v] : llvm::enumerate(values))
     text += (i ? ", " : "") + std::to_string(v);
   return text + ")";
+}
+
+std::string locationString(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->getLoc().print(os);
+  return text;
+}
+
+void addRelated(Finding &finding, ArrayRef<Operation *> ops) {
+  llvm::json::Array related;
+  if (const llvm::json::Array *existing = finding.details.getArray("related"))
+    related = *existing;
+  for (Operation *op : ops)
+    related.push_back(locationString(op));
+  finding.details["related"] = std::move(related);
 }
 
 std::string padName(tile::PadKind pad) {

@@ -4,7 +4,8 @@
 // time and size budget, issues the Presburger queries (lexmin with the shape
 // symbols first, then a replay of the witness on the same system), and
 // collects findings. The check entry points at the bottom are implemented in
-// BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9) and PadCheck.cpp (C10).
+// BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9), PadCheck.cpp (C10) and
+// AlignmentCheck.cpp (C11).
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +98,11 @@ llvm::SmallVector<int64_t> evaluateAll(llvm::ArrayRef<LinearExpr> exprs,
 llvm::json::Array toJSONArray(llvm::ArrayRef<int64_t> values);
 /// "(0, 128)".
 std::string tupleText(llvm::ArrayRef<int64_t> values);
+/// `loc("file":12:5)`: the full location of an op, as in the JSON "op".
+std::string locationString(mlir::Operation *op);
+/// Adds ops the finding also concerns (loops, loads, the grid) as
+/// details["related"], by location.
+void addRelated(Finding &finding, llvm::ArrayRef<mlir::Operation *> ops);
 /// Spelling of a pad kind ("zero").
 std::string padName(tile::PadKind pad);
 
@@ -116,6 +122,8 @@ void checkWriteOnce(CheckRun &run);
 void checkReductions(CheckRun &run);
 /// C10: pad values are neutral for every consumer that observes them.
 void checkPads(CheckRun &run);
+/// C11: lanes keep their index along a named dim from load to store.
+void checkAlignment(CheckRun &run);
 
 } // namespace kbench::detail
 

@@ -394,6 +394,7 @@ void PadAnalysis::reportNotNeutral(Operation *consumer, const Entry &entry,
   finding.details["consumer"] = consumer->getName().getStringRef().str();
   finding.details["source"] = describeOp(entry.load->op);
   finding.details["dim"] = entry.srcAxis;
+  addRelated(finding, {entry.load->op, model.getViews()[entry.load->view].op});
   SymbolValues dims;
   if (const llvm::json::Object *d = finding.witness.getObject("dims"))
     for (const auto &[k, v] : *d)
@@ -556,6 +557,7 @@ void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
   finding.details["consumer"] = store->getName().getStringRef().str();
   finding.details["source"] = describeOp(entry.load->op);
   finding.details["dim"] = axis;
+  addRelated(finding, {entry.load->op, lview.op});
   run.demoteIfFactsViolated(finding, dims);
 }
 

@@ -54,8 +54,15 @@ struct Member {
   SmallVector<int> lastOnlyLoops;
   /// Loops (scope indices) enclosing the op that accumulate its result.
   SmallVector<int> carriedLoops;
+  /// Loops enclosing the op with a slot that the result reaches but that is
+  /// overwritten each iteration.
+  SmallVector<int> overwrittenLoops;
   SmallVector<Operation *> atomics;
   SmallVector<Operation *> accLinks;
+  /// Whether the result reaches a store or an atomic add (else it is dead).
+  bool reachesOutput = false;
+  /// The reduced dim comes from no tile.load (constants): nothing to cover.
+  bool noSources = false;
   std::string unsupported;
 };
 
@@ -88,12 +95,17 @@ public:
       auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (!forOp || arg == forOp.getInductionVar())
         return fail("the reduced dim comes from a block argument");
-      auto active = llvm::find(activeLoops, forOp.getOperation());
+      unsigned slot = arg.getArgNumber() - 1;
+      auto active = llvm::find_if(activeLoops, [&](const auto &entry) {
+        return entry.first == forOp.getOperation();
+      });
       if (active == activeLoops.end())
         return fail("it reduces a value carried by " + describeOp(forOp) +
                     " inside that loop");
-      entryCarried[forOp] = true;
-      return trace(forOp.getInitArgs()[arg.getArgNumber() - 1], axis);
+      // The slot accumulates when its yield depends on its own iter_arg.
+      if (active->second == slot)
+        entryCarried[forOp] = true;
+      return trace(forOp.getInitArgs()[slot], axis);
     }
     Operation *def = value.getDefiningOp();
     if (auto load = dyn_cast<LoadOp>(def)) {
@@ -140,7 +152,7 @@ public:
     }
     if (auto forOp = dyn_cast<scf::ForOp>(def)) {
       unsigned index = cast<OpResult>(value).getResultNumber();
-      activeLoops.push_back(forOp);
+      activeLoops.push_back({forOp, index});
       bool saved = entryCarried[forOp];
       entryCarried[forOp] = false;
       LogicalResult result = trace(
@@ -198,12 +210,12 @@ private:
   const KernelModel &model;
   Member &member;
   DenseSet<std::pair<const void *, unsigned>> visited;
-  SmallVector<Operation *> activeLoops;
+  SmallVector<std::pair<Operation *, unsigned>> activeLoops;
   DenseMap<Operation *, bool> entryCarried, loopCarried;
 };
 
-/// Whether yield operand `index` of `forOp` depends on an iter_arg of
-/// `forOp` (the loop accumulates into that slot).
+/// Whether yield operand `index` of `forOp` depends on its own iter_arg (the
+/// loop accumulates into that slot).
 static bool isCarriedSlot(scf::ForOp forOp, unsigned index) {
   SmallVector<Value> worklist = {
       forOp.getBody()->getTerminator()->getOperand(index)};
@@ -213,7 +225,8 @@ static bool isCarriedSlot(scf::ForOp forOp, unsigned index) {
     if (!seen.insert(v).second)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == forOp.getBody() && arg != forOp.getInductionVar())
+      if (arg.getOwner() == forOp.getBody() &&
+          arg.getArgNumber() == index + 1)
         return true;
       continue;
     }
@@ -237,10 +250,14 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
     if (isa<scf::YieldOp>(user)) {
       unsigned index = use.getOperandNumber();
       if (auto forOp = dyn_cast<scf::ForOp>(user->getParentOp())) {
-        if (isCarriedSlot(forOp, index))
-          if (std::optional<int> scope = model.getLoopScope(forOp))
-            if (!llvm::is_contained(member.carriedLoops, *scope))
-              member.carriedLoops.push_back(*scope);
+        // Every slot the result reaches must accumulate it: a slot that is
+        // overwritten each iteration keeps only the last one.
+        if (std::optional<int> scope = model.getLoopScope(forOp)) {
+          if (!isCarriedSlot(forOp, index))
+            member.overwrittenLoops.push_back(*scope);
+          else if (!llvm::is_contained(member.carriedLoops, *scope))
+            member.carriedLoops.push_back(*scope);
+        }
         traceForward(model, forOp.getResult(index), member, seen);
       } else if (auto ifOp = dyn_cast<scf::IfOp>(user->getParentOp())) {
         traceForward(model, ifOp.getResult(index), member, seen);
@@ -265,9 +282,22 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
     if (isa<AtomicAddOp>(user)) {
       if (!llvm::is_contained(member.atomics, user))
         member.atomics.push_back(user);
+      member.reachesOutput = true;
       continue;
     }
-    if (isa<ReduceOp, StoreOp, LoadOp>(user))
+    if (isa<StoreOp>(user)) {
+      member.reachesOutput = true;
+      continue;
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      // A reduction of the result still carries it to the outputs.
+      DenseSet<Value> nested;
+      Member probe;
+      traceForward(model, reduce.getResult(), probe, nested);
+      member.reachesOutput |= probe.reachesOutput;
+      continue;
+    }
+    if (isa<LoadOp>(user))
       continue;
     if (isa<BroadcastOp, TransposeOp, ExpandDimsOp, arith::SelectOp>(user) ||
         isElementwise(user))
@@ -280,6 +310,13 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
 static Member analyse(const KernelModel &model, Operation *op) {
   Member member;
   member.op = op;
+  DenseSet<Value> seen;
+  traceForward(model, op->getResult(0), member, seen);
+  llvm::erase_if(member.carriedLoops, [&](int loop) {
+    return llvm::is_contained(member.overwrittenLoops, loop);
+  });
+  if (!member.reachesOutput)
+    return member;
   std::string reason;
   FailureOr<int> scope = model.getScope(op, &reason);
   if (failed(scope)) {
@@ -303,12 +340,7 @@ static Member analyse(const KernelModel &model, Operation *op) {
   }
   if (failed(tracer.finish()))
     return member;
-  if (member.sources.empty()) {
-    member.unsupported = "its reduced dim comes from no tile.load";
-    return member;
-  }
-  DenseSet<Value> seen;
-  traceForward(model, op->getResult(0), member, seen);
+  member.noSources = member.sources.empty();
   return member;
 }
 
@@ -405,14 +437,23 @@ private:
     finding.details["k_dim"] = model.getSymbols()[chain.dimSymbol];
     finding.details["k_tile_size"] = chain.tileSize;
     finding.witness["k_tile"] = kt;
-    llvm::json::Array related;
+    SmallVector<Operation *> related;
+    auto addScopes = [&](int scope) {
+      for (int s : model.getScopeChain(scope))
+        if (!llvm::is_contained(related, model.getScopes()[s].op))
+          related.push_back(model.getScopes()[s].op);
+    };
     for (const Member *m : chain.members) {
-      for (int loop : m->carriedLoops)
-        related.push_back(describeOp(model.getScopes()[loop].op));
-      for (const Source &s : m->sources)
-        related.push_back(describeOp(s.load->op));
+      related.push_back(m->op);
+      addScopes(m->scope);
+      for (const Source &s : m->sources) {
+        related.push_back(s.load->op);
+        addScopes(s.load->scope);
+      }
     }
-    finding.details["related"] = std::move(related);
+    if (chain.atomic)
+      related.push_back(chain.atomic->op);
+    addRelated(finding, related);
   }
 };
 
@@ -700,6 +741,12 @@ void checkReductions(CheckRun &run) {
     llvm::sort(chain.members, [&](const Member *a, const Member *b) {
       return index.lookup(a->op) < index.lookup(b->op);
     });
+    // Dead reductions and reductions of constants have nothing to cover.
+    llvm::erase_if(chain.members, [](const Member *m) {
+      return !m->reachesOutput || (m->unsupported.empty() && m->noSources);
+    });
+    if (chain.members.empty())
+      continue;
     auto bad = llvm::find_if(chain.members, [](const Member *m) {
       return !m->unsupported.empty();
     });

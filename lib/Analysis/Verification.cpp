@@ -43,7 +43,8 @@ static constexpr std::pair<const char *, void (*)(detail::CheckRun &)>
                  {"C2", detail::checkCoverage},
                  {"C3", detail::checkWriteOnce},
                  {"C9", detail::checkReductions},
-                 {"C10", detail::checkPads}};
+                 {"C10", detail::checkPads},
+                 {"C11", detail::checkAlignment}};
 
 KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -85,19 +86,12 @@ CheckStatus VerificationResult::getStatus() const {
   return status;
 }
 
-static std::string locationString(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->getLoc().print(os);
-  return text;
-}
-
 llvm::json::Value toJSON(const Finding &finding) {
   llvm::json::Object object{
       {"check", finding.check},
       {"status", stringifyCheckStatus(finding.status)},
       {"kind", finding.kind},
-      {"op", finding.op ? locationString(finding.op) : std::string()},
+      {"op", finding.op ? detail::locationString(finding.op) : std::string()},
       {"op_name", finding.op ? finding.op->getName().getStringRef().str()
                              : std::string()},
       {"message", finding.message},

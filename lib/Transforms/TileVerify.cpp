@@ -25,7 +25,8 @@ using namespace mlir;
 
 namespace {
 
-static constexpr const char *kKnownChecks[] = {"C1", "C2", "C3", "C9", "C10"};
+static constexpr const char *kKnownChecks[] = {"C1", "C2",  "C3",
+                                               "C9", "C10", "C11"};
 
 struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
   using TileVerifyBase::TileVerifyBase;
@@ -37,7 +38,7 @@ struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
       if (!llvm::is_contained(kKnownChecks, check)) {
         module.emitError() << "tile-verify: unknown check '" << check
                            << "' in checks=...; the checks are C1, C2, C3, "
-                              "C9 and C10";
+                              "C9, C10 and C11";
         return signalPassFailure();
       }
       options.checks.push_back(check);

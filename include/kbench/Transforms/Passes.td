@@ -69,7 +69,8 @@ def TileMutate : Pass<"tile-mutate", "::mlir::ModuleOp"> {
 
     Sites are numbered per family in walk order over the module; `SEED`
     picks the operator variant at the site (modulo the number of variants).
-    `list-sites` prints one line per site, `FAMILY:SITE variants=N op: what`,
+    `list-sites` prints one line per site,
+    `FAMILY:SITE variants=N WHAT [VARIANT|...]`,
     to stdout and leaves the module unchanged. Every op the mutation creates
     or rewrites gets the location `"kbench.mutant"(original)`, so that a
     diagnostic can be traced to the mutation.
