@@ -913,3 +913,127 @@ AccessRelation KernelModel::getRelation(const AccessInfo &access) const {
 }
 
 } // namespace kbench
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+namespace kbench {
+
+std::string KernelModel::toString(AffineExpr expr) const {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return std::to_string(cast<AffineConstantExpr>(expr).getValue());
+  case AffineExprKind::DimId: {
+    unsigned pos = cast<AffineDimExpr>(expr).getPosition();
+    if (pos < gridExtents.size())
+      return "block" + std::to_string(pos);
+    return "iv" + std::to_string(pos - gridExtents.size());
+  }
+  case AffineExprKind::SymbolId: {
+    unsigned pos = cast<AffineSymbolExpr>(expr).getPosition();
+    return pos < symbols.size() ? symbols[pos] : "s" + std::to_string(pos);
+  }
+  default:
+    break;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string l = toString(binary.getLHS()), r = toString(binary.getRHS());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    // b * -1 + a prints as a - b.
+    if (auto mul = dyn_cast<AffineBinaryOpExpr>(binary.getLHS());
+        mul && mul.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+          c && c.getValue() == -1)
+        return "(" + r + " - " + toString(mul.getLHS()) + ")";
+    // a + b * -1 prints as a - b.
+    if (auto mul = dyn_cast<AffineBinaryOpExpr>(binary.getRHS());
+        mul && mul.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+          c && c.getValue() == -1)
+        return "(" + l + " - " + toString(mul.getLHS()) + ")";
+    if (auto c = dyn_cast<AffineConstantExpr>(binary.getRHS());
+        c && c.getValue() < 0)
+      return "(" + l + " - " + std::to_string(-c.getValue()) + ")";
+    return "(" + l + " + " + r + ")";
+  }
+  case AffineExprKind::Mul:
+    return l + " * " + r;
+  case AffineExprKind::FloorDiv:
+    return "floordiv(" + l + ", " + r + ")";
+  case AffineExprKind::CeilDiv:
+    return "ceildiv(" + l + ", " + r + ")";
+  case AffineExprKind::Mod:
+    return "(" + l + " % " + r + ")";
+  default:
+    return "?";
+  }
+}
+
+void KernelModel::print(llvm::raw_ostream &os) const {
+  os << "kernel @" << kernel.getSymName() << "\n";
+  if (!unsupported.empty()) {
+    os << "  unsupported: " << unsupported << "\n";
+    return;
+  }
+  os << "  symbols:";
+  for (const std::string &s : symbols)
+    os << " " << s;
+  os << " in [1, " << kMaxDim << "]\n";
+  for (const AffineConstraint &fact : facts)
+    os << "  fact: " << toString(fact.expr)
+       << (fact.isEquality ? " == 0" : " >= 0") << "\n";
+  for (const auto &[text, reason] : droppedFacts)
+    os << "  dropped fact: \"" << text << "\": " << reason << "\n";
+  for (auto [g, extent] : llvm::enumerate(gridExtents))
+    os << "  block" << g << " in [0, " << toString(extent) << ")\n";
+  for (auto [i, scope] : llvm::enumerate(scopes)) {
+    os << "  scope " << i << " (parent " << scope.parent << "): ";
+    if (!scope.unsupported.empty()) {
+      os << "unsupported: " << scope.unsupported << "\n";
+      continue;
+    }
+    if (scope.kind == ScopeInfo::Kind::Loop) {
+      os << "iv" << scope.dim - gridExtents.size() << " in ["
+         << toString(scope.lb) << ", " << toString(scope.ub) << ") step "
+         << scope.step << "\n";
+      continue;
+    }
+    os << (scope.thenBranch ? "then" : "else") << " branch of "
+       << describeOp(scope.op) << ":";
+    for (const AffineConstraint &c : scope.conditions)
+      os << " " << toString(c.expr) << (c.isEquality ? " == 0" : " >= 0");
+    os << "\n";
+  }
+  for (const AccessInfo &access : accesses) {
+    os << "  " << describeOp(access.op) << ": ";
+    if (!access.unsupported.empty()) {
+      os << "unsupported: " << access.unsupported << "\n";
+      continue;
+    }
+    const ViewInfo &view = views[access.view];
+    os << view.tensor << "[";
+    llvm::interleaveComma(view.dimSymbols, os,
+                          [&](unsigned s) { os << symbols[s]; });
+    os << "] tile ";
+    llvm::interleave(view.tileShape, os, "x");
+    os << " pad " << tile::stringifyPadKind(view.pad) << " scope "
+       << access.scope << " at (";
+    llvm::interleaveComma(access.indices, os,
+                          [&](AffineExpr e) { os << toString(e); });
+    os << ")\n";
+    AccessRelation rel = getRelation(access);
+    os << "    relation: (";
+    llvm::interleaveComma(rel.domainNames, os);
+    os << ") -> (";
+    llvm::interleaveComma(rel.rangeNames, os);
+    os << ") symbols (";
+    llvm::interleaveComma(rel.symbolNames, os);
+    os << "), " << rel.relation.getNumLocalVars() << " locals, "
+       << rel.relation.getNumEqualities() << " equalities, "
+       << rel.relation.getNumInequalities() << " inequalities\n";
+  }
+}
+
+} // namespace kbench

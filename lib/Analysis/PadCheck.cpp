@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <set>
@@ -41,24 +42,30 @@ namespace {
 // Abstract lane values
 //===----------------------------------------------------------------------===//
 
-enum class Lane { Zero, NegInf, PosInf, NaN, Finite, Any };
+/// The set of value classes a lane may hold. Sets, not a chain: the running
+/// max of an online softmax is -inf before the first tile and finite after,
+/// and max(-inf or finite, finite) is still finite.
+struct Lane {
+  uint8_t bits = 0;
+  static const Lane Zero, NegInf, PosInf, NaN, Finite, Any;
+  bool operator==(Lane o) const { return bits == o.bits; }
+  bool operator!=(Lane o) const { return bits != o.bits; }
+  Lane operator|(Lane o) const { return {uint8_t(bits | o.bits)}; }
+};
+const Lane Lane::Zero{1}, Lane::NegInf{2}, Lane::PosInf{4}, Lane::NaN{8},
+    Lane::Finite{16}, Lane::Any{31};
 
-static const char *laneName(Lane lane) {
-  switch (lane) {
-  case Lane::Zero:
-    return "zero";
-  case Lane::NegInf:
-    return "-inf";
-  case Lane::PosInf:
-    return "+inf";
-  case Lane::NaN:
-    return "nan";
-  case Lane::Finite:
-    return "finite values";
-  case Lane::Any:
+static constexpr Lane kClasses[] = {{1}, {2}, {4}, {8}, {16}};
+
+static std::string laneName(Lane lane) {
+  if (lane == Lane::Any)
     return "unknown values";
-  }
-  return "?";
+  static const char *names[] = {"zero", "-inf", "+inf", "nan", "finite values"};
+  std::string text;
+  for (unsigned i = 0; i < 5; ++i)
+    if (lane.bits & kClasses[i].bits)
+      text += (text.empty() ? "" : " or ") + std::string(names[i]);
+  return text.empty() ? "nothing" : text;
 }
 
 static Lane padLane(PadKind pad) {
@@ -77,83 +84,92 @@ static Lane padLane(PadKind pad) {
   return Lane::Any;
 }
 
-static Lane join(Lane a, Lane b) {
-  if (a == b)
-    return a;
-  if ((a == Lane::Zero && b == Lane::Finite) ||
-      (a == Lane::Finite && b == Lane::Zero))
-    return Lane::Finite;
-  return Lane::Any;
+static Lane join(Lane a, Lane b) { return a | b; }
+
+/// Applies a function of single classes to every combination of classes.
+template <typename Fn>
+static Lane lift(Lane a, Fn fn) {
+  Lane result;
+  for (Lane c : kClasses)
+    if (a.bits & c.bits)
+      result = result | fn(c);
+  return result;
+}
+template <typename Fn>
+static Lane lift(Lane a, Lane b, Fn fn) {
+  return lift(a, [&](Lane x) { return lift(b, [&](Lane y) { return fn(x, y); }); });
 }
 
 static bool isInf(Lane a) { return a == Lane::NegInf || a == Lane::PosInf; }
 
 static Lane neg(Lane a) {
-  if (a == Lane::NegInf)
-    return Lane::PosInf;
-  if (a == Lane::PosInf)
-    return Lane::NegInf;
-  return a;
+  return lift(a, [](Lane x) {
+    return x == Lane::NegInf ? Lane::PosInf
+           : x == Lane::PosInf ? Lane::NegInf
+                               : x;
+  });
 }
 
 static Lane add(Lane a, Lane b) {
-  if (a == Lane::NaN || b == Lane::NaN)
-    return Lane::NaN;
-  if (a == Lane::Any || b == Lane::Any)
-    return Lane::Any;
-  if (isInf(a) && isInf(b))
-    return a == b ? a : Lane::NaN;
-  if (isInf(a))
-    return a;
-  if (isInf(b))
-    return b;
-  if (a == Lane::Zero)
-    return b;
-  if (b == Lane::Zero)
-    return a;
-  return Lane::Finite;
+  return lift(a, b, [](Lane x, Lane y) {
+    if (x == Lane::NaN || y == Lane::NaN)
+      return Lane::NaN;
+    if (isInf(x) && isInf(y))
+      return x == y ? x : Lane::NaN;
+    if (isInf(x))
+      return x;
+    if (isInf(y))
+      return y;
+    if (x == Lane::Zero)
+      return y;
+    if (y == Lane::Zero)
+      return x;
+    return Lane::Finite;
+  });
 }
 
 static Lane mul(Lane a, Lane b) {
-  if (a == Lane::NaN || b == Lane::NaN)
-    return Lane::NaN;
-  if (a == Lane::Any || b == Lane::Any)
-    return Lane::Any;
-  if ((a == Lane::Zero && isInf(b)) || (isInf(a) && b == Lane::Zero))
-    return Lane::NaN;
-  if (a == Lane::Zero || b == Lane::Zero)
-    return Lane::Zero;
-  if (isInf(a) || isInf(b))
-    return Lane::Any;
-  return Lane::Finite;
+  return lift(a, b, [](Lane x, Lane y) {
+    if (x == Lane::NaN || y == Lane::NaN)
+      return Lane::NaN;
+    if ((x == Lane::Zero && isInf(y)) || (isInf(x) && y == Lane::Zero))
+      return Lane::NaN;
+    if (x == Lane::Zero || y == Lane::Zero)
+      return Lane::Zero;
+    if (isInf(x) || isInf(y)) // the sign of a finite value is unknown
+      return Lane::NegInf | Lane::PosInf | Lane::NaN;
+    return Lane::Finite;
+  });
 }
 
 static Lane div(Lane a, Lane b) {
-  if (a == Lane::NaN || b == Lane::NaN)
-    return Lane::NaN;
-  if (a == Lane::Any || b == Lane::Any || b == Lane::Zero)
-    return Lane::Any;
-  if (isInf(a) && isInf(b))
-    return Lane::NaN;
-  if (isInf(a))
-    return Lane::Any;
-  if (isInf(b) || a == Lane::Zero)
-    return Lane::Zero;
-  return Lane::Finite;
+  return lift(a, b, [](Lane x, Lane y) {
+    if (x == Lane::NaN || y == Lane::NaN)
+      return Lane::NaN;
+    if (y == Lane::Zero)
+      return x == Lane::Zero ? Lane::NaN : Lane::NegInf | Lane::PosInf;
+    if (isInf(x) && isInf(y))
+      return Lane::NaN;
+    if (isInf(x))
+      return Lane::NegInf | Lane::PosInf;
+    if (isInf(y) || x == Lane::Zero)
+      return Lane::Zero;
+    return Lane::Finite;
+  });
 }
 
 static Lane max(Lane a, Lane b, bool propagateNaN) {
-  if (a == Lane::NaN || b == Lane::NaN)
-    return propagateNaN ? Lane::NaN : (a == Lane::NaN ? b : a);
-  if (a == Lane::NegInf)
-    return b;
-  if (b == Lane::NegInf)
-    return a;
-  if (a == Lane::PosInf || b == Lane::PosInf)
-    return Lane::PosInf;
-  if (a == Lane::Any || b == Lane::Any)
-    return Lane::Any;
-  return a == Lane::Zero && b == Lane::Zero ? Lane::Zero : Lane::Finite;
+  return lift(a, b, [&](Lane x, Lane y) {
+    if (x == Lane::NaN || y == Lane::NaN)
+      return propagateNaN ? Lane::NaN : (x == Lane::NaN ? y : x);
+    if (x == Lane::NegInf)
+      return y;
+    if (y == Lane::NegInf)
+      return x;
+    if (x == Lane::PosInf || y == Lane::PosInf)
+      return Lane::PosInf;
+    return x == Lane::Zero && y == Lane::Zero ? Lane::Zero : Lane::Finite;
+  });
 }
 
 static Lane min(Lane a, Lane b, bool propagateNaN) {
@@ -175,28 +191,27 @@ static Lane evaluate(Operation *op, ArrayRef<Lane> in) {
       .Case<arith::ExtFOp, arith::TruncFOp>(
           [&](Operation *) { return in[0]; })
       .Case<math::ExpOp, math::Exp2Op>([&](Operation *) {
-        switch (in[0]) {
-        case Lane::NegInf:
-          return Lane::Zero;
-        case Lane::Zero:
-          return Lane::Finite;
-        default:
-          return in[0];
-        }
+        return lift(in[0], [](Lane x) {
+          return x == Lane::NegInf ? Lane::Zero
+                 : x == Lane::Zero ? Lane::Finite
+                                   : x;
+        });
       })
       .Case([&](math::TanhOp) {
-        return isInf(in[0]) ? Lane::Finite : in[0];
+        return lift(in[0], [](Lane x) { return isInf(x) ? Lane::Finite : x; });
       })
-      .Case([&](math::AbsFOp) { return isInf(in[0]) ? Lane::PosInf : in[0]; })
+      .Case([&](math::AbsFOp) {
+        return lift(in[0], [](Lane x) { return isInf(x) ? Lane::PosInf : x; });
+      })
       .Case([&](math::LogOp) {
-        return in[0] == Lane::Zero     ? Lane::NegInf
-               : in[0] == Lane::PosInf ? Lane::PosInf
-               : in[0] == Lane::NaN    ? Lane::NaN
-                                       : Lane::Any;
+        return lift(in[0], [](Lane x) {
+          return x == Lane::Zero     ? Lane::NegInf
+                 : x == Lane::PosInf ? Lane::PosInf
+                 : x == Lane::NaN    ? Lane::NaN
+                                     : Lane::Any;
+        });
       })
-      .Default([&](Operation *) {
-        return llvm::is_contained(in, Lane::NaN) ? Lane::NaN : Lane::Any;
-      });
+      .Default([&](Operation *) { return Lane::Any; });
 }
 
 /// Whether `value` on the lanes of operand `index` makes `op` return the other
@@ -231,13 +246,24 @@ struct Entry {
   }
 };
 
-/// Per axis, the pad-derived lanes of one tensor value.
+/// Per axis, the pad-derived lanes of one tensor value; and what the other
+/// lanes hold.
 struct State {
   SmallVector<SmallVector<Entry>> axes;
+  /// Per axis: whether the lanes carry data that varies along the axis (read
+  /// by a load along it), rather than a value repeated by a constant or a
+  /// broadcast. Only such data may absorb a pad: `acc + 0` keeps the lane's
+  /// own sum, `1 + 0` puts a 1 where nothing belongs.
+  SmallVector<bool> data;
+  /// The value of the lanes that are not pad-derived: the class of a
+  /// constant, finite for data.
+  Lane base = Lane::Finite;
   bool empty() const {
     return llvm::all_of(axes, [](const auto &a) { return a.empty(); });
   }
-  bool operator==(const State &o) const { return axes == o.axes; }
+  bool operator==(const State &o) const {
+    return axes == o.axes && data == o.data && base == o.base;
+  }
 };
 
 static void addEntry(SmallVectorImpl<Entry> &entries, Entry e) {
@@ -253,20 +279,25 @@ static void addEntry(SmallVectorImpl<Entry> &entries, Entry e) {
 static State joinStates(const State &a, const State &b) {
   State result = a;
   result.axes.resize(std::max(a.axes.size(), b.axes.size()));
+  result.data.resize(result.axes.size(), false);
   for (auto [axis, entries] : llvm::enumerate(b.axes))
     for (const Entry &e : entries)
       addEntry(result.axes[axis], e);
+  for (auto [axis, d] : llvm::enumerate(b.data))
+    result.data[axis] = result.data[axis] || d;
+  result.base = join(a.base, b.base);
   return result;
 }
 
-/// The value of `state` on the lanes of `entry` (same lanes: its value; other
-/// entries on the axis may overlap: joined with finite data).
+/// The value of `state` on the lanes of `entry`: its own value for the same
+/// lanes; otherwise other entries on the axis may overlap them, so their
+/// values join the base.
 static Lane valueOnLanes(const State &state, unsigned axis, const Entry &entry,
                          bool &exact) {
   exact = false;
   if (axis >= state.axes.size() || state.axes[axis].empty())
-    return Lane::Finite;
-  Lane result = Lane::Finite;
+    return state.base;
+  Lane result = state.base;
   for (const Entry &e : state.axes[axis]) {
     if (e.sameLanes(entry)) {
       exact = true;
@@ -275,6 +306,15 @@ static Lane valueOnLanes(const State &state, unsigned axis, const Entry &entry,
     result = join(result, e.value);
   }
   return result;
+}
+
+/// The lane class of a float constant.
+static Lane constantLane(const APFloat &value) {
+  if (value.isNaN())
+    return Lane::NaN;
+  if (value.isInfinity())
+    return value.isNegative() ? Lane::NegInf : Lane::PosInf;
+  return value.isZero() ? Lane::Zero : Lane::Finite;
 }
 
 //===----------------------------------------------------------------------===//
@@ -307,8 +347,10 @@ private:
   State get(Value v) {
     auto it = states.find(v);
     State s = it == states.end() ? State() : it->second;
-    if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+    if (auto type = dyn_cast<RankedTensorType>(v.getType())) {
       s.axes.resize(type.getRank());
+      s.data.resize(type.getRank(), false);
+    }
     return s;
   }
 
@@ -606,18 +648,28 @@ void PadAnalysis::processElementwise(Operation *op) {
   State out = get(result);
   for (auto &axis : out.axes)
     axis.clear();
+  SmallVector<Lane> bases;
+  for (const State &s : in)
+    bases.push_back(s.base);
+  out.base = evaluate(op, bases);
   for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
+    out.data[axis] = llvm::any_of(in, [&](const State &s) {
+      return axis < s.data.size() && s.data[axis];
+    });
     for (unsigned k = 0, n = in.size(); k < n; ++k) {
       for (const Entry &entry : in[k].axes[axis]) {
         SmallVector<Lane> lanes;
-        bool othersClean = true;
+        bool otherPadded = false;
         for (unsigned j = 0; j < n; ++j) {
           bool exact;
           lanes.push_back(valueOnLanes(in[j], axis, entry, exact));
-          if (j != k && (exact || !in[j].axes[axis].empty()))
-            othersClean = false;
+          if (j != k && exact)
+            otherPadded = true;
         }
-        if (othersClean && n == 2 && isIdentity(op, k, entry.value))
+        // The pad is the identity of the op and the other operand holds data
+        // of its own on these lanes: the lane keeps that data.
+        if (n == 2 && !otherPadded && in[1 - k].data[axis] &&
+            isIdentity(op, k, entry.value))
           continue;
         addEntry(out.axes[axis],
                  {entry.load, entry.srcAxis, evaluate(op, lanes)});
@@ -630,8 +682,12 @@ void PadAnalysis::processElementwise(Operation *op) {
 void PadAnalysis::processSelect(arith::SelectOp op) {
   State cond = get(op.getCondition());
   State t = get(op.getTrueValue()), f = get(op.getFalseValue());
-  State out;
-  out.axes.resize(t.axes.size());
+  State out = get(op.getResult());
+  for (auto &axis : out.axes)
+    axis.clear();
+  for (unsigned axis = 0, e = out.data.size(); axis < e; ++axis)
+    out.data[axis] = t.data[axis] || f.data[axis];
+  out.base = join(t.base, f.base);
   bool tensorCond = isa<RankedTensorType>(op.getCondition().getType());
   for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
     for (const Entry &entry : t.axes[axis])
@@ -669,21 +725,24 @@ void PadAnalysis::processMma(MmaOp op) {
   checkK(b, bK, a, aK);
   // Rows (columns) of a (b) that are pad become rows (columns) of the product:
   // pad * data summed over k, then added to the accumulator.
-  State out;
-  out.axes.resize(2);
+  State out = get(op.getResult());
+  out.base = Lane::Finite;
   for (unsigned axis = 0; axis < 2; ++axis) {
-    State product;
-    product.axes.resize(2);
+    out.axes[axis].clear();
     const State &src = axis == 0 ? a : b;
     unsigned srcAxis = axis == 0 ? aM : bN;
+    out.data[axis] = src.data[srcAxis] || acc.data[axis];
+    State product;
+    product.axes.resize(2);
+    product.data.assign(2, false);
     for (const Entry &entry : src.axes[srcAxis])
       addEntry(product.axes[axis],
                {entry.load, entry.srcAxis, mul(entry.value, Lane::Finite)});
     for (const Entry &entry : product.axes[axis]) {
       bool exact;
       Lane accLane = valueOnLanes(acc, axis, entry, exact);
-      if (acc.axes[axis].empty() && entry.value == Lane::Zero)
-        continue; // acc + 0
+      if (!exact && acc.data[axis] && entry.value == Lane::Zero)
+        continue; // acc + 0 keeps the accumulator's lane
       addEntry(out.axes[axis],
                {entry.load, entry.srcAxis, add(entry.value, accLane)});
     }
@@ -701,8 +760,12 @@ void PadAnalysis::processOp(Operation *op) {
   if (auto load = dyn_cast<LoadOp>(op)) {
     const AccessInfo *access = model.getAccess(op);
     PadKind pad = load.getView().getType().getPad();
-    if (pad == PadKind::none)
+    if (pad == PadKind::none) {
+      State s = get(load.getResult());
+      s.data.assign(s.axes.size(), true);
+      states[load.getResult()] = s;
       return;
+    }
     if (!access || !access->unsupported.empty()) {
       run.unsupported(op, "cannot track the pad of " + describeOp(op) +
                               ": " +
@@ -713,7 +776,25 @@ void PadAnalysis::processOp(Operation *op) {
     for (unsigned axis = 0, e = s.axes.size(); axis < e; ++axis)
       if (padPossible(*access, axis))
         s.axes[axis].push_back({access, axis, padLane(pad)});
+    s.data.assign(s.axes.size(), true);
     states[load.getResult()] = s;
+    return;
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
+    if (dense && dense.isSplat()) {
+      State s = get(constant.getResult());
+      s.base = constantLane(dense.getSplatValue<APFloat>());
+      states[constant.getResult()] = s;
+    }
+    return;
+  }
+  if (auto splat = dyn_cast<SplatOp>(op)) {
+    State s = get(splat.getResult());
+    FloatAttr value;
+    if (matchPattern(splat.getValue(), m_Constant(&value)))
+      s.base = constantLane(value.getValue());
+    states[splat.getResult()] = s;
     return;
   }
   if (isa<StoreOp, AtomicAddOp>(op)) {
@@ -769,27 +850,36 @@ void PadAnalysis::processOp(Operation *op) {
   if (auto bcast = dyn_cast<BroadcastOp>(op)) {
     State in = get(bcast.getInput()), out = get(bcast.getResult());
     unsigned inAxis = 0;
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = llvm::is_contained(bcast.getDims(), int64_t(axis))
-                           ? SmallVector<Entry>()
-                           : in.axes[inAxis++];
+    out.base = in.base;
+    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
+      bool added = llvm::is_contained(bcast.getDims(), int64_t(axis));
+      out.axes[axis] = added ? SmallVector<Entry>() : in.axes[inAxis];
+      out.data[axis] = added ? false : in.data[inAxis];
+      inAxis += !added;
+    }
     states[bcast.getResult()] = out;
     return;
   }
   if (auto transpose = dyn_cast<TransposeOp>(op)) {
     State in = get(transpose.getInput()), out = get(transpose.getResult());
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
+    out.base = in.base;
+    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
       out.axes[axis] = in.axes[transpose.getPerm()[axis]];
+      out.data[axis] = in.data[transpose.getPerm()[axis]];
+    }
     states[transpose.getResult()] = out;
     return;
   }
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     State in = get(expand.getInput()), out = get(expand.getResult());
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = int64_t(axis) == expand.getDim()
-                           ? SmallVector<Entry>()
-                           : in.axes[int64_t(axis) > expand.getDim() ? axis - 1
-                                                                     : axis];
+    out.base = in.base;
+    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
+      if (int64_t(axis) == expand.getDim())
+        continue;
+      unsigned from = int64_t(axis) > expand.getDim() ? axis - 1 : axis;
+      out.axes[axis] = in.axes[from];
+      out.data[axis] = in.data[from];
+    }
     states[expand.getResult()] = out;
     return;
   }
@@ -826,8 +916,11 @@ void PadAnalysis::processOp(Operation *op) {
                              stringifyReduceKind(reduce.getKind()).str() +
                              ")",
                          fix);
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
+    out.base = in.base;
+    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis) {
       out.axes[axis] = in.axes[axis >= dim ? axis + 1 : axis];
+      out.data[axis] = in.data[axis >= dim ? axis + 1 : axis];
+    }
     states[reduce.getResult()] = out;
     return;
   }

@@ -317,10 +317,10 @@ static LogicalResult applyLoop(const Site &site, StringRef variant) {
   return success();
 }
 
-static LogicalResult applyGrid(const Site &site) {
+static LogicalResult applyGrid(const Site &site, unsigned axis) {
   auto grid = cast<GridOp>(site.op);
   auto partition = grid.getView().getDefiningOp<PartitionOp>();
-  int64_t dim = grid.getGridDims()[site.position];
+  int64_t dim = grid.getGridDims()[axis];
   PartitionType type = partition.getResult().getType();
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] *= 2;
@@ -476,7 +476,7 @@ LogicalResult applySite(StringRef family, const Site &site, unsigned variant) {
   case Site::Kind::Loop:
     return applyLoop(site, name);
   case Site::Kind::Grid:
-    return applyGrid(site);
+    return applyGrid(site, variant % site.variants.size());
   case Site::Kind::Requires: {
     auto kernel = cast<KernelOp>(site.op);
     SmallVector<Attribute> facts(kernel.getRequiresAttr().getValue());

@@ -228,6 +228,13 @@ public:
   /// The access relation A_s of `access` (which must be modelled).
   AccessRelation getRelation(const AccessInfo &access) const;
 
+  /// Prints the model: symbols, facts, grid, scopes and every access with its
+  /// tile coordinates and relation (or why it is unsupported). Dims print as
+  /// block0, ..., iv0, ... and symbols by their names.
+  void print(llvm::raw_ostream &os) const;
+  /// An affine expression over model dims and symbols, with names.
+  std::string toString(mlir::AffineExpr expr) const;
+
 private:
   mutable tile::KernelOp kernel;
   std::string unsupported;

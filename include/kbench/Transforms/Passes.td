@@ -51,6 +51,21 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
   ];
 }
 
+def TilePrintAccessRelations
+    : Pass<"tile-print-access-relations", "::mlir::ModuleOp"> {
+  let summary = "Print the affine model tile-verify builds of each kernel";
+  let description = [{
+    Prints, for every `tile.kernel`, what the access-relation builder
+    (`kbench/Analysis/KernelModel.h`) made of it: the shape symbols, the
+    linear `requires` facts (and the dropped ones), the block coordinates and
+    their bounds, every `scf.for` / `scf.if` scope, and every `tile.load`,
+    `tile.store` and `tile.atomic_add` with its tile coordinates and the size
+    of its relation `A_s : I -> X`, or the reason it is unsupported. For
+    debugging the verifier and for learning what it can see; the module is
+    unchanged.
+  }];
+}
+
 def TileMutate : Pass<"tile-mutate", "::mlir::ModuleOp"> {
   let summary = "Inject one deterministic fault into tile kernels (mutation "
                 "analysis)";
