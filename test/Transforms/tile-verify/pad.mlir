@@ -212,3 +212,23 @@ tile.kernel @unmodelled(%X: memref<?xf32> {tile.dims = ["N"]},
 // CHECK-LABEL: "kernels": [
 // CHECK:       "kind": "unsupported",
 // CHECK:       "kernel": "unmodelled"
+
+// -----
+
+// A padded load or a store outside the fragment cannot be followed.
+tile.kernel @outside(%X: memref<?xf32> {tile.dims = ["N"]},
+                     %Y: memref<?xf32> {tile.dims = ["N"]}, %s: index) {
+  %Xv = tile.partition %X tile [16] pad(zero) : memref<?xf32> -> !tile.part<16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [16] : memref<?xf32> -> !tile.part<16xf32>
+  %i = tile.grid %Yv : !tile.part<16xf32>
+  // expected-error @below {{cannot track the pad of tile.load at}}
+  %a = tile.load %Xv[%s] : !tile.part<16xf32, pad = zero> -> tensor<16xf32>
+  %x = tile.load %Xv[%i] : !tile.part<16xf32, pad = zero> -> tensor<16xf32>
+  // expected-error @below {{masks padded lanes: it is outside the affine fragment}}
+  tile.store %x, %Yv[%s] : tensor<16xf32>, !tile.part<16xf32>
+  tile.store %a, %Yv[%i] : tensor<16xf32>, !tile.part<16xf32>
+  tile.return
+}
+// CHECK-LABEL: "kernels": [
+// CHECK:       "kind": "unsupported",
+// CHECK:       "kernel": "outside"
