@@ -324,7 +324,7 @@ void checkCoverage(CheckRun &run) {
     std::string message =
         "element " + tupleText(element) + " of " + view.tensor +
         " is never written for " + dimsText(dims, model.getSymbols()) +
-        ": no block of the " + gridText + " launch grid writes tile " +
+        ": no block of the launch grid (" + gridText + " blocks) writes tile " +
         tupleText(owner) + " of the view stored by " +
         describeOp(writes.front()->op);
     Finding &finding = run.violation(writes.front()->op, "uncovered",

@@ -75,19 +75,41 @@ struct TileMutatePass : kbench::impl::TileMutateBase<TileMutatePass> {
     // An index mutation that leaves the access relation unchanged (`c * 2`
     // where c is always 0) is an equivalent mutant; say so, so that mutation
     // analysis does not count it.
+    // Likewise a grid mutation that launches the same blocks for every shape.
+    using Kind = kbench::mutation::Site::Kind;
     std::optional<mlir::presburger::PresburgerRelation> before;
-    if (target.kind == kbench::mutation::Site::Kind::Index)
+    if (target.kind == Kind::Index)
       before = relationOf(target.op);
+    else if (target.kind == Kind::Grid)
+      before = blocksOf(target.op);
     if (failed(kbench::mutation::applySite(parts[0], target, seed)))
       return signalPassFailure();
     if (before) {
       std::optional<mlir::presburger::PresburgerRelation> after =
-          relationOf(target.op);
+          target.kind == Kind::Index ? relationOf(target.op)
+                                     : blocksOf(target.op);
       if (after && before->isEqual(*after))
         target.op->emitRemark()
             << "tile-mutate: equivalent mutant: " << mutation
-            << " leaves the access relation of this op unchanged";
+            << (target.kind == Kind::Index
+                    ? " leaves the access relation of this op unchanged"
+                    : " launches the same blocks for every shape");
     }
+  }
+
+  /// The launched blocks {(dims, block)} of the kernel around `op`.
+  static std::optional<mlir::presburger::PresburgerRelation>
+  blocksOf(Operation *op) {
+    auto kernel = op->getParentOfType<kbench::tile::KernelOp>();
+    if (!kernel)
+      return std::nullopt;
+    kbench::KernelModel model(kernel);
+    if (!model.getUnsupported().empty())
+      return std::nullopt;
+    kbench::LinearSystem sys;
+    llvm::SmallVector<kbench::LinearExpr> syms = model.emitSymbols(sys);
+    (void)model.emitInstance(sys, syms, /*scope=*/-1, "", false);
+    return mlir::presburger::PresburgerRelation(sys.toPolyhedron());
   }
 
   /// The access relation of a memory op, if its kernel is in the fragment.

@@ -16,7 +16,7 @@
 // Checks: C1 bounds, C2 coverage of every output, C3 write-once (tile.atomic_add
 // exempt), C9 reduction coverage (every reduction sees each tile of its
 // reduced dim exactly once, and the operands of tile.mma agree on k), C10 pad
-// neutrality.
+// neutrality, C11 lane alignment (data keeps its index along a named dim).
 //
 // Typical use (the CLI):
 //
@@ -53,7 +53,8 @@ llvm::StringRef stringifyCheckStatus(CheckStatus status);
 
 /// Which checks to run and their budgets.
 struct VerifyOptions {
-  /// Check ids to run ("C1", "C2", "C3", "C9", "C10"); empty runs all.
+  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11"); empty runs
+  /// all.
   llvm::SmallVector<std::string> checks;
   /// Wall-clock budget of one check on one kernel, in milliseconds. A check
   /// that exceeds it stops before its next Presburger query and is reported
@@ -69,12 +70,13 @@ struct VerifyOptions {
 /// One diagnostic: a violation with its witness, or an unsupported verdict
 /// with its reason.
 struct Finding {
-  /// "C1", "C2", "C3", "C9", "C10".
+  /// "C1", "C2", "C3", "C9", "C10", "C11".
   std::string check;
   /// Violated or Unsupported.
   CheckStatus status = CheckStatus::Violated;
   /// "oob", "tail_read", "uncovered", "double_write", "k_gap", "k_dup",
-  /// "k_mismatch", "pad_not_neutral", "unsupported", "timeout", "size".
+  /// "k_mismatch", "pad_not_neutral", "misaligned", "unsupported", "timeout",
+  /// "size".
   std::string kind;
   /// The op the finding is about (diagnostics attach to its location).
   mlir::Operation *op = nullptr;

@@ -25,6 +25,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
     | C3 | no element is written twice; `tile.atomic_add` is declared accumulation |
     | C9 | every reduction (`tile.mma` over k, `tile.reduce`, loop-carried and atomic accumulation) sees each tile of the reduced dim exactly once, and the operands of `tile.mma` agree on k |
     | C10 | pad values are neutral for every consumer that observes them (zero into mma/add, -inf into max, ...) and otherwise reach only masked lanes of a store |
+    | C11 | lanes keep their index along a named dim from load to store (a load of the wrong in-bounds tile) |
 
     Each violation is an error at the op with a witness: the smallest failing
     shape (found by lexmin with the shape symbols first), then the block, loop
@@ -41,7 +42,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
            /*default=*/"\"\"",
            "Write the JSON report to this file ('-': stdout)">,
     ListOption<"checks", "checks", "std::string",
-               "Checks to run: C1, C2, C3, C9, C10 (default: all)">,
+               "Checks to run: C1, C2, C3, C9, C10, C11 (default: all)">,
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
            "Time limit per check and kernel in milliseconds">,
     Option<"maxQuerySize", "max-query-size", "unsigned", /*default=*/"4000",

@@ -8,6 +8,10 @@
 // RUN:   | FileCheck %s --check-prefix=EQUIV
 // RUN: kbench-opt %s --tile-mutate="mutation=F1:0:0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOTEQUIV
+// RUN: kbench-opt %s --tile-mutate="mutation=F2:2:1" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=GRIDEQUIV
+// RUN: kbench-opt %s --tile-mutate="mutation=F2:2:0" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOTEQUIV
 
 // BADSPEC: error: tile-mutate: mutation='F1' must be FAMILY:SITE:SEED with non-negative integers, e.g. F1:0:0
 // BADFAMILY: error: tile-mutate: unknown family 'F3'; the families are F1, F2, F4, F5, F6 and F7
@@ -17,6 +21,8 @@
 // leaves the access relation unchanged, an equivalent mutant.
 // EQUIV: remark: tile-mutate: equivalent mutant: F1:1:3 leaves the access relation of this op unchanged
 // NOTEQUIV-NOT: equivalent mutant
+// A grid twice as coarse along the columns still launches one column block.
+// GRIDEQUIV: remark: tile-mutate: equivalent mutant: F2:2:1 launches the same blocks for every shape
 
 tile.kernel @row(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
