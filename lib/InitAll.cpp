@@ -7,6 +7,7 @@
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
 #include "kbench/Target/GPU/Passes.h"
+#include "kbench/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -30,4 +31,5 @@ void kbench::registerAllPasses() {
   registerTileToHostPasses();
   kbench::registerTileToGPUPasses();
   kbench::registerGPUTargetPasses();
+  registerKBenchTransformsPasses();
 }

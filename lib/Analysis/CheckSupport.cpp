@@ -1,0 +1,295 @@
+//===- CheckSupport.cpp - Shared machinery of the tile-verify checks ------===//
+//
+// Budgets, lexmin queries with witness replay, and witness formatting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckSupport.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::presburger;
+
+namespace kbench::detail {
+
+CheckRun::CheckRun(const KernelModel &model, const VerifyOptions &options,
+                   StringRef check, std::vector<Finding> &findings)
+    : model(model), options(options), check(check.str()), findings(findings),
+      start(std::chrono::steady_clock::now()) {}
+
+bool CheckRun::checkBudget(unsigned size) {
+  if (stopped)
+    return false;
+  double elapsed = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  Operation *kernel = model.getKernel();
+  if (elapsed >= options.timeoutMs) {
+    unsupported(kernel,
+                "stopped after " + std::to_string(queries) +
+                    " queries: the check exceeded its time limit of " +
+                    std::to_string(options.timeoutMs) +
+                    " ms (raise it with timeout-ms=N)",
+                "timeout");
+    stopped = true;
+    return false;
+  }
+  if (size > options.maxQuerySize) {
+    unsupported(kernel,
+                "a query has " + std::to_string(size) +
+                    " variables and constraints, more than the size limit of " +
+                    std::to_string(options.maxQuerySize) +
+                    " (raise it with max-query-size=N)",
+                "size");
+    stopped = true;
+    return false;
+  }
+  return true;
+}
+
+bool CheckRun::canContinue() { return checkBudget(0); }
+
+CheckRun::Outcome CheckRun::lexMin(const LinearSystem &sys,
+                                   SmallVectorImpl<int64_t> &values) {
+  if (!checkBudget(sys.getNumVars() + sys.getNumConstraints()))
+    return Outcome::Stopped;
+  ++queries;
+  IntegerPolyhedron poly = sys.toPolyhedron();
+  MaybeOptimum<SmallVector<DynamicAPInt, 8>> min = poly.findIntegerLexMin();
+  SmallVector<DynamicAPInt, 8> point;
+  if (min.isBounded()) {
+    point = min.getBoundedOptimum();
+  } else if (min.isEmpty()) {
+    return Outcome::Empty;
+  } else {
+    // Every variable is bounded by construction; fall back to any sample.
+    std::optional<SmallVector<DynamicAPInt, 8>> sample = poly.findIntegerSample();
+    if (!sample)
+      return Outcome::Empty;
+    point.assign(sample->begin(),
+                 sample->begin() + poly.getNumDimAndSymbolVars());
+  }
+  std::optional<SmallVector<DynamicAPInt, 8>> locals =
+      poly.containsPointNoLocal(point);
+  if (!locals) {
+    unsupported(model.getKernel(),
+                "internal error: a witness failed its replay on the "
+                "constraint system; please report this kernel",
+                "replay");
+    stopped = true;
+    return Outcome::Stopped;
+  }
+  values.assign(sys.getNumVars(), 0);
+  unsigned next = 0;
+  for (unsigned id : sys.getVisibleVars())
+    values[id] = int64_t(point[next++]);
+  unsigned nextLocal = 0;
+  for (unsigned id = 0, e = sys.getNumVars(); id < e; ++id)
+    if (sys.getKind(id) == LinearSystem::VarKind::Existential)
+      values[id] = int64_t((*locals)[nextLocal++]);
+  for (unsigned id = 0, e = sys.getNumVars(); id < e; ++id)
+    if (sys.getKind(id) == LinearSystem::VarKind::Division)
+      values[id] = int64_t((*locals)[nextLocal++]);
+  return Outcome::Found;
+}
+
+PresburgerSet CheckRun::toSet(const LinearSystem &sys) {
+  return PresburgerSet(sys.toPolyhedron().computeReprWithOnlyDivLocals());
+}
+
+CheckRun::Outcome CheckRun::lexMinOfSet(const PresburgerSet &set,
+                                        SmallVectorImpl<int64_t> &point) {
+  unsigned size = 0;
+  for (const IntegerRelation &disjunct : set.getAllDisjuncts())
+    size += disjunct.getNumVars() + disjunct.getNumConstraints();
+  if (!checkBudget(size / std::max(1u, set.getNumDisjuncts())))
+    return Outcome::Stopped;
+  std::optional<SmallVector<DynamicAPInt, 8>> best;
+  for (const IntegerRelation &disjunct : set.getAllDisjuncts()) {
+    if (!checkBudget(0))
+      return Outcome::Stopped;
+    ++queries;
+    MaybeOptimum<SmallVector<DynamicAPInt, 8>> min =
+        disjunct.findIntegerLexMin();
+    if (!min.isBounded())
+      continue;
+    const SmallVector<DynamicAPInt, 8> &opt = min.getBoundedOptimum();
+    SmallVector<DynamicAPInt, 8> candidate(
+        opt.begin(), opt.begin() + disjunct.getNumDimAndSymbolVars());
+    if (!best || std::lexicographical_compare(candidate.begin(), candidate.end(),
+                                              best->begin(), best->end()))
+      best = candidate;
+  }
+  if (!best)
+    return Outcome::Empty;
+  if (!set.containsPoint(*best)) {
+    unsupported(model.getKernel(),
+                "internal error: a witness failed its replay on the "
+                "constraint system; please report this kernel",
+                "replay");
+    stopped = true;
+    return Outcome::Stopped;
+  }
+  point.clear();
+  for (const DynamicAPInt &v : *best)
+    point.push_back(int64_t(v));
+  return Outcome::Found;
+}
+
+void CheckRun::unsupported(Operation *op, const std::string &message,
+                           StringRef kind) {
+  Finding finding;
+  finding.check = check;
+  finding.status = CheckStatus::Unsupported;
+  finding.kind = kind.str();
+  finding.op = op;
+  finding.message = message;
+  findings.push_back(std::move(finding));
+}
+
+Finding &CheckRun::violation(Operation *op, StringRef kind, StringRef tensor,
+                             const std::string &message, StringRef hint) {
+  Finding finding;
+  finding.check = check;
+  finding.status = CheckStatus::Violated;
+  finding.kind = kind.str();
+  finding.op = op;
+  finding.tensor = tensor.str();
+  finding.message = message;
+  finding.hint = hint.str();
+  findings.push_back(std::move(finding));
+  return findings.back();
+}
+
+void CheckRun::demoteIfFactsViolated(Finding &finding,
+                                     const SymbolValues &dims) {
+  if (model.getDroppedFacts().empty() || model.satisfiesAllFacts(dims))
+    return;
+  std::string facts;
+  for (const auto &[text, reason] : model.getDroppedFacts())
+    facts += (facts.empty() ? "\"" : ", \"") + text + "\" (" + reason + ")";
+  finding.status = CheckStatus::Unsupported;
+  finding.kind = "unsupported";
+  finding.message = "possible violation, but its witness breaks requires " +
+                    facts +
+                    ", which the verifier cannot model: " + finding.message;
+}
+
+CheckReport CheckRun::finish() {
+  CheckReport report;
+  report.check = check;
+  report.queries = queries;
+  report.milliseconds = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  for (const Finding &f : findings)
+    if (f.check == check && f.status > report.status)
+      report.status = f.status;
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// Witness formatting
+//===----------------------------------------------------------------------===//
+
+SymbolValues witnessDims(const KernelModel &model, ArrayRef<int64_t> values,
+                         ArrayRef<LinearExpr> syms) {
+  SymbolValues dims;
+  for (auto [name, sym] : llvm::zip(model.getSymbols(), syms))
+    dims[name] = sym.evaluate(values);
+  return dims;
+}
+
+llvm::json::Object dimsJSON(const SymbolValues &dims,
+                            ArrayRef<std::string> order) {
+  llvm::json::Object object;
+  for (const std::string &name : order) {
+    auto it = dims.find(name);
+    if (it != dims.end())
+      object[name] = it->second;
+  }
+  return object;
+}
+
+std::string dimsText(const SymbolValues &dims, ArrayRef<std::string> order) {
+  std::string text;
+  for (const std::string &name : order) {
+    auto it = dims.find(name);
+    if (it == dims.end())
+      continue;
+    text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(it->second);
+  }
+  return text;
+}
+
+void addInstanceJSON(llvm::json::Object &object, const KernelModel &model,
+                     const Instance &inst, ArrayRef<int64_t> values) {
+  llvm::json::Array block;
+  for (unsigned g = 0, e = model.getNumGridDims(); g < e; ++g)
+    block.push_back(inst.dims[g]->evaluate(values));
+  object["block"] = std::move(block);
+  llvm::json::Object iter;
+  for (unsigned d = model.getNumGridDims(), e = inst.dims.size(); d < e; ++d)
+    if (inst.dims[d])
+      iter["iv" + std::to_string(d - model.getNumGridDims())] =
+          inst.dims[d]->evaluate(values);
+  object["iter"] = std::move(iter);
+}
+
+std::string instanceText(const KernelModel &model, const Instance &inst,
+                         ArrayRef<int64_t> values) {
+  SmallVector<int64_t> block;
+  for (unsigned g = 0, e = model.getNumGridDims(); g < e; ++g)
+    block.push_back(inst.dims[g]->evaluate(values));
+  std::string text = "block " + tupleText(block);
+  for (unsigned d = model.getNumGridDims(), e = inst.dims.size(); d < e; ++d)
+    if (inst.dims[d])
+      text += ", iv" + std::to_string(d - model.getNumGridDims()) + " = " +
+              std::to_string(inst.dims[d]->evaluate(values));
+  return text;
+}
+
+SmallVector<int64_t> evaluateAll(ArrayRef<LinearExpr> exprs,
+                                 ArrayRef<int64_t> values) {
+  SmallVector<int64_t> result;
+  for (const LinearExpr &e : exprs)
+    result.push_back(e.evaluate(values));
+  return result;
+}
+
+llvm::json::Array toJSONArray(ArrayRef<int64_t> values) {
+  llvm::json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+std::string tupleText(ArrayRef<int64_t> values) {
+  std::string text = "(";
+  for (auto [i, v] : llvm::enumerate(values))
+    text += (i ? ", " : "") + std::to_string(v);
+  return text + ")";
+}
+
+std::string locationString(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->getLoc().print(os);
+  return text;
+}
+
+void addRelated(Finding &finding, ArrayRef<Operation *> ops) {
+  llvm::json::Array related;
+  if (const llvm::json::Array *existing = finding.details.getArray("related"))
+    related = *existing;
+  for (Operation *op : ops)
+    related.push_back(locationString(op));
+  finding.details["related"] = std::move(related);
+}
+
+std::string padName(tile::PadKind pad) {
+  return tile::stringifyPadKind(pad).str();
+}
+
+} // namespace kbench::detail
