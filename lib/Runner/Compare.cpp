@@ -9,6 +9,7 @@
 #include "kbench/Runner/Compare.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
 
 #include <cmath>
 #include <limits>
@@ -130,7 +131,7 @@ void poison(const at::Tensor &t) {
 ErrorStats compareTensors(const at::Tensor &out, const at::Tensor &ref, Tolerance tol,
                           bool poisonCheck) {
   ErrorStats s;
-  at::NoGradGuard noGrad;
+  c10::NoGradGuard noGrad;
   at::Tensor o = out.detach().to(at::kDouble);
   at::Tensor r = ref.detach().to(at::kDouble);
   s.count = o.numel();

@@ -10,6 +10,7 @@
 #include "kbench/Runner/Inputs.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
@@ -48,7 +49,7 @@ static uint64_t nameHash(const std::string &name) {
 
 TensorMap drawInputs(const Task &task, const SymbolValues &dims, uint64_t seed) {
   TensorMap result;
-  at::NoGradGuard noGrad;
+  c10::NoGradGuard noGrad;
   for (const TensorSpec &t : task.inputs) {
     std::vector<int64_t> sizes = t.extents(dims);
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(splitmix64(seed ^ nameHash(t.name)));
@@ -93,7 +94,7 @@ TensorMap drawInputs(const Task &task, const SymbolValues &dims, uint64_t seed) 
 
 TensorMap applyDistribution(const Task &task, const TensorMap &base, Distribution d) {
   TensorMap result = base;
-  at::NoGradGuard noGrad;
+  c10::NoGradGuard noGrad;
   for (const TensorSpec &t : task.inputs) {
     if (t.role != Role::Input || !isFloat(t.dtype))
       continue;

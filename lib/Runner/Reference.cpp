@@ -12,6 +12,7 @@
 #include "kbench/Runner/Worker.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/autograd/autograd.h>
 
@@ -383,7 +384,7 @@ TensorMap Reference::run(const TensorMap &inputs, const SymbolValues &dims,
   };
 
   if (!task.backward) {
-    at::NoGradGuard noGrad;
+    c10::NoGradGuard noGrad;
     impl->evaluate(env, dims);
     for (const TensorSpec &o : task.outputs)
       result[o.name] = checked(o, impl->result(env, o.name));
@@ -427,7 +428,7 @@ std::function<void()> Reference::timedClosure(const TensorMap &inputs,
   const Impl *self = impl.get();
   if (!task.backward) {
     return [self, inputs, dims] {
-      at::NoGradGuard noGrad;
+      c10::NoGradGuard noGrad;
       std::unordered_map<std::string, c10::IValue> env;
       for (const auto &[name, t] : inputs)
         env[name] = t;

@@ -11,6 +11,7 @@
 #include "kbench/Runner/Timing.h"
 
 #include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
 
 #include <algorithm>
 #include <cmath>
@@ -143,7 +144,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
 
 nlohmann::json calibrate(CudaDriver &cu, int device) {
   at::Device dev(at::kCUDA, static_cast<c10::DeviceIndex>(device));
-  at::NoGradGuard noGrad;
+  c10::NoGradGuard noGrad;
   nlohmann::json result;
 
   // Copy bandwidth: read + write bytes over the median time of a 1 GiB copy.

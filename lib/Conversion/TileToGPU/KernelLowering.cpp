@@ -186,6 +186,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerGrid(x);
   if (auto x = dyn_cast<tile::NumTilesOp>(op))
     return lowerNumTiles(x);
+  if (auto x = dyn_cast<tile::ExtentOp>(op))
+    return lowerExtent(x);
   if (auto x = dyn_cast<tile::LoadOp>(op))
     return lowerLoad(x);
   if (auto x = dyn_cast<tile::StoreOp>(op))

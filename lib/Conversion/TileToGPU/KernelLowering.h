@@ -114,6 +114,7 @@ public:
   /// flow), so this guards an invariant rather than user input.
   const View *lookupView(mlir::Operation *op, mlir::Value view);
   mlir::LogicalResult lowerNumTiles(tile::NumTilesOp op);
+  mlir::LogicalResult lowerExtent(tile::ExtentOp op);
   mlir::FailureOr<TileValue> emitLoad(tile::LoadOp op, mlir::ValueRange indices,
                                       const Layout &layout);
   mlir::LogicalResult lowerLoad(tile::LoadOp op);

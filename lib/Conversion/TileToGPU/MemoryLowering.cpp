@@ -75,6 +75,15 @@ LogicalResult KernelLowering::lowerNumTiles(tile::NumTilesOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerExtent(tile::ExtentOp op) {
+  const View *view = lookupView(op, op.getView());
+  if (!view)
+    return failure();
+  // The dim param of the ABI, already an index value.
+  scalars.map(op.getResult(), view->dims[op.getDim()]);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Addressing
 //===----------------------------------------------------------------------===//
