@@ -5,9 +5,6 @@
 #include "kbench/Driver/Driver.h"
 
 #include "Stages.h"
-#include "kbench/InitAll.h"
-
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,15 +15,6 @@
 using namespace mlir;
 
 namespace kbench::driver {
-
-/// A context with every dialect kbench's kernels and schedules may use.
-static std::unique_ptr<MLIRContext> makeContext() {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  auto context = std::make_unique<MLIRContext>(registry);
-  context->loadAllAvailableDialects();
-  return context;
-}
 
 static void printJSON(const llvm::json::Value &value) {
   llvm::outs() << llvm::formatv("{0:2}", value) << "\n";
@@ -50,18 +38,12 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
   cl.addOption("cache-dir", &cacheDir, "DIR", "bundle cache (default: $KBENCH_CACHE_DIR or ~/.cache/kbench)");
   cl.addFlag("no-cache", &noCache, "neither read nor write the bundle cache");
   cl.addFlag("json", &json, "print the result (manifest, stage times, diagnostics) as JSON");
-  switch (cl.parse(args)) {
-  case CommandLine::Result::Help:
-    return 0;
-  case CommandLine::Result::Error:
-    return 1;
-  case CommandLine::Result::Ok:
-    break;
-  }
+  if (std::optional<int> exitCode = cl.parseOrExit(args))
+    return *exitCode;
   options.verify = !noVerify;
   options.cacheDir = noCache ? "" : (cacheDir.empty() ? defaultCacheDir() : cacheDir);
 
-  std::unique_ptr<MLIRContext> context = makeContext();
+  std::unique_ptr<MLIRContext> context = createCompilerContext();
   DiagnosticCollector diagnostics(*context, /*echo=*/!json);
   CompileResult result;
   bool ok = succeeded(compileTask(*context, options, diagnostics, result));
@@ -95,51 +77,32 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
 }
 
 int runVerifyCommand(llvm::ArrayRef<const char *> args) {
-  std::string taskDir, schedulePath, kernelPath;
+  CompileOptions paths;
   bool json = false;
   CommandLine cl("verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
                  "write-once,\nC9 reduction coverage, C10 pad neutrality) or print a "
                  "counterexample. Exits 0\nonly when every check is proved.");
-  cl.addPositional(&taskDir, "TASK_DIR", "a task folder");
-  cl.addOption("schedule", &schedulePath, "FILE",
+  cl.addPositional(&paths.taskDir, "TASK_DIR", "a task folder");
+  cl.addOption("schedule", &paths.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
-  cl.addOption("kernel", &kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addOption("kernel", &paths.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
   cl.addFlag("json", &json, "print the verifier's report as JSON (VERIFICATION.md)");
-  switch (cl.parse(args)) {
-  case CommandLine::Result::Help:
-    return 0;
-  case CommandLine::Result::Error:
-    return 1;
-  case CommandLine::Result::Ok:
-    break;
-  }
-  namespace path = llvm::sys::path;
-  if (kernelPath.empty()) {
-    llvm::SmallString<256> p(taskDir);
-    path::append(p, "kernel.mlir");
-    kernelPath = p.str().str();
-  }
-  if (schedulePath.empty()) {
-    llvm::SmallString<256> p(taskDir);
-    path::append(p, "schedules", "default.mlir");
-    if (llvm::sys::fs::exists(p))
-      schedulePath = p.str().str();
-  } else if (schedulePath == "none") {
-    schedulePath.clear();
-  }
+  if (std::optional<int> exitCode = cl.parseOrExit(args))
+    return *exitCode;
+  resolveTaskPaths(paths);
 
-  std::unique_ptr<MLIRContext> context = makeContext();
+  std::unique_ptr<MLIRContext> context = createCompilerContext();
   DiagnosticCollector diagnostics(*context, /*echo=*/!json);
   llvm::json::Value report = nullptr;
   bool ok = [&] {
     llvm::SourceMgr sourceMgr;
     OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(kernelPath, sourceMgr, ParserConfig(context.get()));
+        parseSourceFile<ModuleOp>(paths.kernelPath, sourceMgr, ParserConfig(context.get()));
     if (!module)
       return false;
-    if (!schedulePath.empty() &&
-        failed(applyScheduleStage(*module, schedulePath)))
+    if (!paths.schedulePath.empty() &&
+        failed(applyScheduleStage(*module, paths.schedulePath)))
       return false;
     return succeeded(verifyStage(*module, report));
   }();

@@ -15,7 +15,10 @@
 #include "kbench/Driver/CompilePipeline.h"
 
 #include "Stages.h"
+#include "kbench/InitAll.h"
 #include "kbench/Target/Bundle/Manifest.h"
+
+#include "mlir/IR/DialectRegistry.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -52,6 +55,30 @@ std::string defaultCacheDir() {
     path::append(dir, ".cache");
   path::append(dir, "kbench");
   return dir.str().str();
+}
+
+void resolveTaskPaths(CompileOptions &options) {
+  if (options.kernelPath.empty()) {
+    SmallString<256> p(options.taskDir);
+    path::append(p, "kernel.mlir");
+    options.kernelPath = p.str().str();
+  }
+  if (options.schedulePath == "none") {
+    options.schedulePath.clear();
+  } else if (options.schedulePath.empty()) {
+    SmallString<256> p(options.taskDir);
+    path::append(p, "schedules", "default.mlir");
+    if (fs::exists(p))
+      options.schedulePath = p.str().str();
+  }
+}
+
+std::unique_ptr<MLIRContext> createCompilerContext() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  return context;
 }
 
 llvm::json::Object StageTimes::toJSON() const {
@@ -131,21 +158,10 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   if (options.outputDir.empty())
     return error("", "no output folder; pass -o DIR");
 
-  std::string kernelPath = options.kernelPath;
-  if (kernelPath.empty()) {
-    SmallString<256> p(options.taskDir);
-    path::append(p, "kernel.mlir");
-    kernelPath = p.str().str();
-  }
-  std::string schedulePath = options.schedulePath;
-  if (schedulePath.empty()) {
-    SmallString<256> p(options.taskDir);
-    path::append(p, "schedules", "default.mlir");
-    if (fs::exists(p))
-      schedulePath = p.str().str();
-  } else if (schedulePath == "none") {
-    schedulePath.clear();
-  }
+  CompileOptions resolved = options;
+  resolveTaskPaths(resolved);
+  const std::string &kernelPath = resolved.kernelPath;
+  const std::string &schedulePath = resolved.schedulePath;
 
   std::string taskError;
   FailureOr<TaskSignature> task = readTaskSignature(options.taskDir, taskError);

@@ -11,9 +11,6 @@
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 
-#include "kbench/InitAll.h"
-
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -65,14 +62,8 @@ int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   cl.addOption("timeout", &timeout, "SECONDS", "runner watchdog per candidate");
   cl.addOption("calibration", &calibration, "FILE", "ceilings from kbench-run --calibrate");
   cl.addFlag("json", &json, "print the runner's report as JSON");
-  switch (cl.parse(args)) {
-  case CommandLine::Result::Help:
-    return 0;
-  case CommandLine::Result::Error:
-    return 1;
-  case CommandLine::Result::Ok:
-    break;
-  }
+  if (std::optional<int> exitCode = cl.parseOrExit(args))
+    return *exitCode;
   if (options.target.empty()) {
     options.target = hasNvidiaGpu() ? "sm_90a" : "host";
     if (options.target == "host")
@@ -102,13 +93,10 @@ int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   }
 
   {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    MLIRContext context(registry);
-    context.loadAllAvailableDialects();
-    DiagnosticCollector diagnostics(context, /*echo=*/true);
+    std::unique_ptr<MLIRContext> context = createCompilerContext();
+    DiagnosticCollector diagnostics(*context, /*echo=*/true);
     CompileResult result;
-    if (failed(compileTask(context, options, diagnostics, result))) {
+    if (failed(compileTask(*context, options, diagnostics, result))) {
       llvm::errs() << "kbench eval: compile failed; nothing was run\n";
       return 1;
     }

@@ -38,14 +38,8 @@ int runTasksCommand(llvm::ArrayRef<const char *> args) {
   CommandLine cl("tasks", "List the tasks in a folder: kernels, schedules, task.json.");
   cl.addPositional(&dir, "DIR", "folder of tasks (default: tasks)", /*required=*/false);
   cl.addFlag("json", &json, "print the list as JSON");
-  switch (cl.parse(args)) {
-  case CommandLine::Result::Help:
-    return 0;
-  case CommandLine::Result::Error:
-    return 1;
-  case CommandLine::Result::Ok:
-    break;
-  }
+  if (std::optional<int> exitCode = cl.parseOrExit(args))
+    return *exitCode;
   if (!fs::is_directory(dir)) {
     llvm::errs() << "kbench tasks: '" << dir << "' is not a folder\n";
     return 1;

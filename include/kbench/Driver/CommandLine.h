@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,20 @@ public:
   /// Parses `args` (without the program and subcommand names). Prints help
   /// to stdout for --help, an error naming the flag to stderr otherwise.
   Result parse(llvm::ArrayRef<const char *> args);
+
+  /// parse() for a command's entry: the exit code when the command should
+  /// stop now (0 after --help, 1 after an error), nullopt to go on.
+  std::optional<int> parseOrExit(llvm::ArrayRef<const char *> args) {
+    switch (parse(args)) {
+    case Result::Ok:
+      return std::nullopt;
+    case Result::Help:
+      return 0;
+    case Result::Error:
+      return 1;
+    }
+    return 1;
+  }
 
   void printHelp(llvm::raw_ostream &os) const;
 

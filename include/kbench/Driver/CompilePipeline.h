@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
+#include <memory>
 #include <string>
 
 namespace kbench::driver {
@@ -54,6 +55,14 @@ mlir::LogicalResult compileTask(mlir::MLIRContext &context,
                                 const CompileOptions &options,
                                 DiagnosticCollector &diagnostics,
                                 CompileResult &result);
+
+/// Fills in the defaults of `options`: kernelPath <taskDir>/kernel.mlir;
+/// schedulePath <taskDir>/schedules/default.mlir when it exists, cleared for
+/// "none".
+void resolveTaskPaths(CompileOptions &options);
+
+/// A context with every dialect and extension kernels and schedules may use.
+std::unique_ptr<mlir::MLIRContext> createCompilerContext();
 
 /// Default cache folder: $KBENCH_CACHE_DIR, else $XDG_CACHE_HOME/kbench, else
 /// ~/.cache/kbench.
