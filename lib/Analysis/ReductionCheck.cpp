@@ -231,6 +231,9 @@ void ChainChecker::checkDup(unsigned p, unsigned q) {
   LinearExpr kp = bindMember(sys, syms, instP, mp, "first.", false);
   LinearExpr kq = bindMember(sys, syms, instQ, mq, "second.", false);
   sys.addEQ(kp, kq);
+  // A k tile outside the index space is C1's finding, not a duplicate.
+  sys.addGE(kp);
+  sys.addLT(kp * chain.tileSize, syms[chain.dimSymbol]);
 
   SmallVector<LinearSystem> queries;
   if (p != q) {
