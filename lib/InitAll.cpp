@@ -2,7 +2,11 @@
 
 #include "kbench/InitAll.h"
 
+#include "kbench/Conversion/TileToGPU/Passes.h"
+#include "kbench/Conversion/TileToHost/TileToHost.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
+#include "kbench/Target/GPU/Passes.h"
 #include "kbench/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -19,9 +23,13 @@ void kbench::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<tile::TileDialect>();
+  transform::registerTileTransformExtension(registry);
 }
 
 void kbench::registerAllPasses() {
   mlir::registerAllPasses();
+  registerTileToHostPasses();
+  kbench::registerTileToGPUPasses();
+  kbench::registerGPUTargetPasses();
   registerKBenchTransformsPasses();
 }

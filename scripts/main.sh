@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-#===- scripts/main.sh - The main job: install, build, run a task ---------===#
+#===- scripts/main.sh - The main job: install, build, evaluate a task ----===#
 #
-# Today: parse and verify the example task through kbench-opt and print the
-# result. Usage: scripts/main.sh [TASK_DIR] (default tasks/linear_bias_relu).
+# Compiles a task with its default schedule, proves it safe (tile-verify),
+# lowers it, and checks it against PyTorch with kbench-run: `kbench eval`.
+# Without a GPU it evaluates the host target and says so.
+# Usage: scripts/main.sh [TASK_DIR] (default tasks/linear_bias_relu).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 task=${1:-$root/tasks/linear_bias_relu}
 
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" kbench-opt
+"$root/scripts/build.sh" kbench kbench-run
 
-echo "== kbench-opt $task/kernel.mlir (parse, verify, canonicalize)"
-"$build/bin/kbench-opt" --canonicalize "$task/kernel.mlir"
-echo "== $task: the tile IR parses and verifies"
+echo "== kbench eval $task"
+"$build/bin/kbench" eval "$task" -o "$build/eval/$(basename "$task")"

@@ -3,6 +3,7 @@
 # kbench tools, mirroring lib/.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,7 +24,13 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.kbench_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["kbench-opt", "FileCheck", "not", "count"],
+llvm_config.add_tool_substitutions(["kbench-opt", "kbench-run", "FileCheck", "not", "count"],
                                    tool_dirs)
 llvm_config.with_environment("PATH", config.kbench_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# ptxas (CUDA toolkit) gates the steps that assemble PTX: `%if ptxas %{...%}`.
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

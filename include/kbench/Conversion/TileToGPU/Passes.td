@@ -1,0 +1,46 @@
+//===- Passes.td - tile-to-gpu pass ---------------------------*- tablegen -*-===//
+//
+// The SIMT lowering of tile kernels to the gpu, vector, scf and memref
+// dialects (docs/gpu-lowering.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_CONVERSION_TILETOGPU_PASSES_TD
+#define KBENCH_CONVERSION_TILETOGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tile.kernel ops to SIMT gpu.func kernels";
+  let description = [{
+    Every `tile.kernel` becomes a `gpu.func` kernel in `gpu.module
+    @kbench_kernels`, with the launch ABI of docs/bundle.md: the arguments of
+    `kbench::tile::getKernelABI` in order, a memref as a 64-bit global pointer
+    (`!llvm.ptr<1>`), a dim as `i64` and a scalar as its value. The block has
+    `32 * num_warps` threads (`known_block_size`); grid axis `i` is result `i`
+    of `tile.grid`, remapped into grouped order when the kernel has a
+    `group_m` param.
+
+    Tiles become per-thread `vector` values under a blocked layout
+    (`vector_width` contiguous elements per thread along the innermost dim).
+    Loads and stores use `vector.load`/`vector.store` when the block's tile is
+    in bounds and masked accesses otherwise; `alignment` is attached only when
+    the tile start is provably aligned. `tile.reduce` reduces per thread, then
+    across lanes with `gpu.subgroup_reduce`, then across warps through shared
+    memory. `tile.mma` (impl = simt) stages its operands in shared memory and
+    accumulates a register micro-tile per thread; a K loop that only loads the
+    operands of one mma is software-pipelined over two shared-memory buffers.
+
+    Host-level functions that launch kernels (`tile.launch`) are erased: the
+    bundle writer reads the launch sequence from the tile IR, and the result
+    holds device code only.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // KBENCH_CONVERSION_TILETOGPU_PASSES_TD

@@ -1,0 +1,156 @@
+//===- TileTransformOps.td - transform.tile.* knob ops ---*- tablegen -*-===//
+//
+// The edit language agents and the search use on tile kernels: each op sets
+// one kind of knob on a tile.kernel, checks that the result is legal and
+// either succeeds or fails silenceably with a one-line reason that names the
+// op, the value and the limit. No op ever leaves the payload invalid: a
+// failing op restores the kernel exactly. docs/schedules.md is the user guide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD
+#define KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+// Knob values from transform.tune.knob, tune.alternatives or
+// transform.param.constant. Buildable, so schedules need not spell the type
+// of each value operand.
+def Tile_I64Param : Type<
+    CPred<"::llvm::isa<::mlir::transform::ParamType>($_self) && "
+          "::llvm::cast<::mlir::transform::ParamType>($_self).getType()"
+          ".isSignlessInteger(64)">,
+    "!transform.param<i64>", "::mlir::transform::ParamType">,
+  BuildableType<"::mlir::transform::ParamType::get($_builder.getContext(), "
+                "$_builder.getIntegerType(64))">;
+
+class Tile_TransformOp<string mnemonic, list<Trait> traits = []>
+    : Op<Transform_Dialect, "tile." # mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<TransformOpInterface>,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>])> {
+  let cppNamespace = "::kbench::transform";
+}
+
+// The common part of every description.
+defvar kTargets = [{
+    `%target` holds `tile.kernel` ops or ops nested in one (for instance ops
+    found by `transform.structured.match attributes{tile.tag = "..."}`); each
+    distinct enclosing kernel is edited once. An empty handle (the schedule
+    matched nothing) is a silenceable failure. The handle stays valid: kernels
+    are edited in place. If the edit of any kernel fails, every kernel of the
+    handle is restored.
+}];
+
+def SetParamsOp : Tile_TransformOp<"set_params"> {
+  let summary = "Set tile-size params and retile every dependent tile";
+  let description = [{
+    ```mlir
+    transform.tile.set_params %k {BM = 128, BK = %bk} : !transform.any_op
+    ```
+    Sets the named params of each target kernel and retiles every partition
+    whose tile sizes name them. Every tensor whose shape depends on those
+    tiles is re-typed: loads, stores, elementwise `arith`/`math` ops, splat
+    `arith.constant`s, `tile.splat`/`tile.iota`, broadcasts, reductions, mma,
+    transposes, expand_dims and `scf.for`/`scf.if` values. A value is either
+    an integer or a `!transform.param<i64>` holding one integer.
+    }] # kTargets # [{
+    Fails silenceably (and leaves the kernel untouched) when: a name is not a
+    param of the kernel, or is a knob with its own op (`num_warps`,
+    `vector_width`, `group_m`); a value is not in 1..65536; two params that
+    size the same tile dim get different values (the message names the op
+    that joins them); a param would resize a dim fixed by a literal tile size
+    or an op set_params cannot retile; the retiled kernel fails verification
+    (mma shape tables, ...); the shared-memory estimate of mma operand staging
+    exceeds 227 KB or the mma accumulator exceeds 128 registers per thread; or
+    a stored `vector_width` no longer divides an innermost tile size.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrArrayAttr:$names,
+                       DenseI64ArrayAttr:$static_values,
+                       Variadic<Tile_I64Param>:$dynamic_values);
+  let assemblyFormat = [{
+    $target custom<ParamAssignments>($names, $static_values, $dynamic_values)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def SetNumWarpsOp : Tile_TransformOp<"set_num_warps"> {
+  let summary = "Set the CTA size of a kernel in warps";
+  let description = [{
+    ```mlir
+    transform.tile.set_num_warps %k 8 : !transform.any_op
+    ```
+    Stores the `num_warps` param: the CTA has 32 x num_warps threads. The
+    value is an integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+    Fails silenceably when the value is not in 1..32, is not a multiple of 4
+    while a `tile.mma` uses `impl = wgmma` (a warpgroup is 4 warps), or makes
+    an mma accumulator exceed 128 registers per thread.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def VectorWidthOp : Tile_TransformOp<"vector_width"> {
+  let summary = "Set the contiguous elements per thread of global accesses";
+  let description = [{
+    ```mlir
+    transform.tile.vector_width %k 4 : !transform.any_op
+    ```
+    Stores the `vector_width` param: each thread loads and stores that many
+    contiguous elements at once, 16-byte aligned, so that the lowering can
+    emit `ld.global.v4.f32` and friends.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 1, 2, 4 or 8, when width x element
+    size exceeds 16 bytes for some partition (8 needs 16-bit elements), when
+    it does not divide the innermost tile size of every partition, or when
+    16-byte alignment of tile rows cannot be proven: for a partition of rank
+    >= 2 the innermost memref dim must be a multiple of the width, by a static
+    extent or a `requires` fact such as `"N % 4 == 0"`.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def RasterOp : Tile_TransformOp<"raster"> {
+  let summary = "Set a grouped block order for L2 reuse";
+  let description = [{
+    ```mlir
+    transform.tile.raster %k group_m 8 : !transform.any_op
+    ```
+    Stores the `group_m` param: blocks are visited in groups of `group_m`
+    rows of the 2-D grid (Triton's grouped ordering; the remap is in
+    `kbench/Dialect/Tile/TransformOps/Raster.h` and docs/schedules.md).
+    }] # kTargets # [{
+    Fails silenceably when the grid is not 2-D, when the value is not in
+    1..65536, or when the remap is not a bijection on every grid up to
+    32 x 32 blocks (checked exhaustively at apply time).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `group_m` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD

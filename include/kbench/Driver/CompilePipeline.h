@@ -1,0 +1,67 @@
+//===- CompilePipeline.h - From a task folder to a bundle --------*- C++ -*-===//
+//
+// The whole compile path in one readable place (Triton's compiler.py idea):
+// parse the kernel, apply the schedule, verify, lower for the target, write
+// the bundle. `kbench compile` and `kbench eval` both call compileTask.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DRIVER_COMPILEPIPELINE_H
+#define KBENCH_DRIVER_COMPILEPIPELINE_H
+
+#include "kbench/Driver/Diagnostics.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace kbench::driver {
+
+struct CompileOptions {
+  std::string taskDir;
+  /// Defaults to <taskDir>/kernel.mlir.
+  std::string kernelPath;
+  /// Defaults to <taskDir>/schedules/default.mlir when that file exists;
+  /// "none" applies no schedule.
+  std::string schedulePath;
+  /// "sm_90a" or "host".
+  std::string target = "sm_90a";
+  bool verify = true;
+  std::string outputDir;
+  /// Content-addressed cache of bundles keyed by the IR hash; "" disables it.
+  std::string cacheDir;
+};
+
+/// Wall-clock milliseconds per stage.
+struct StageTimes {
+  double parse = 0, schedule = 0, verify = 0, lower = 0, assemble = 0;
+  llvm::json::Object toJSON() const;
+};
+
+struct CompileResult {
+  llvm::json::Object manifest;
+  StageTimes times;
+  bool cacheHit = false;
+  /// Verification report (VERIFICATION.md JSON), when verification ran.
+  llvm::json::Value verification = nullptr;
+};
+
+/// Compiles one task into `options.outputDir`. On failure the diagnostics are
+/// in `diagnostics`, `result.verification` holds the verifier's findings when
+/// it refuted the kernel, and no bundle is left behind.
+mlir::LogicalResult compileTask(mlir::MLIRContext &context,
+                                const CompileOptions &options,
+                                DiagnosticCollector &diagnostics,
+                                CompileResult &result);
+
+/// Default cache folder: $KBENCH_CACHE_DIR, else $XDG_CACHE_HOME/kbench, else
+/// ~/.cache/kbench.
+std::string defaultCacheDir();
+
+/// The compiler's version string, recorded in every manifest.
+const char *compilerVersion();
+
+} // namespace kbench::driver
+
+#endif // KBENCH_DRIVER_COMPILEPIPELINE_H

@@ -1,0 +1,24 @@
+//===- Driver.h - The kbench command-line interface --------------*- C++ -*-===//
+//
+// One function per `kbench` subcommand. The tool's main only dispatches, so
+// the driver stays free of MLIR headers and builds fast.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DRIVER_DRIVER_H
+#define KBENCH_DRIVER_DRIVER_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace kbench::driver {
+
+/// Each returns the process exit code; `args` excludes the program and the
+/// subcommand names.
+int runCompileCommand(llvm::ArrayRef<const char *> args);
+int runVerifyCommand(llvm::ArrayRef<const char *> args);
+int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0);
+int runTasksCommand(llvm::ArrayRef<const char *> args);
+
+} // namespace kbench::driver
+
+#endif // KBENCH_DRIVER_DRIVER_H

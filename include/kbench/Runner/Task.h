@@ -1,0 +1,152 @@
+//===- Task.h - The task.json contract ----------------------------*- C++ -*-===//
+//
+// A task (`tasks/<name>/task.json`, see docs/runner.md) says what a kernel
+// computes: its tensors with shapes over named dims, how inputs and params are
+// drawn, the reference as ATen ops called by name, the shape sets (tune, check,
+// heldout), the tolerance and the cost formulas behind "% of floor".
+//
+// The parser is plain C++ (nlohmann/json + ShapeExpr): it runs in the runner's
+// supervisor before anything touches LibTorch or the GPU, and every error it
+// raises names the file and the field, e.g.
+//   task.json: inputs[1].init: unknown init 'identity' (kaiming, xavier, ...)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_RUNNER_TASK_H
+#define KBENCH_RUNNER_TASK_H
+
+#include "kbench/Support/ShapeExpr.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kbench::runner {
+
+/// A bad task file, manifest, flag or bundle file. The message is complete
+/// (file, field, what is wrong, the fix); the runner prints it and exits 2.
+class InputError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Element types shared with docs/bundle.md.
+enum class DType { F32, F16, BF16, F64, I8, I32, I64, I1 };
+
+/// "f32" -> DType::F32; nullopt for anything else.
+std::optional<DType> parseDType(const std::string &name);
+const char *dtypeName(DType dtype);
+bool isFloat(DType dtype);
+size_t dtypeSize(DType dtype);
+
+/// |out - ref| <= atol + rtol * |ref| elementwise.
+struct Tolerance {
+  double atol = 1e-3;
+  double rtol = 1e-3;
+};
+
+/// RUNNER.md defaults: fp32 1e-3, f16/bf16 1e-2, f64 1e-7, integers exact.
+Tolerance defaultTolerance(DType dtype);
+
+/// How a task input is drawn for each seed.
+enum class Init {
+  Randn,   ///< role input: N(0, 1), then the distribution transform
+  Randint, ///< integer inputs: uniform in [0, high)
+  Kaiming, ///< U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = prod(shape[1:])
+  Xavier,  ///< U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fan_out = shape[0]
+  Uniform, ///< U(-1, 1)
+  Normal,  ///< N(0, 1)
+};
+const char *initName(Init init);
+
+enum class Role {
+  Input, ///< data: every distribution of the protocol applies
+  Param, ///< weights: a random init per seed, never identity
+  Grad,  ///< backward tasks: the seeded grad_out of a forward result
+};
+const char *roleName(Role role);
+
+/// One tensor of the task: an input (inputs[]) or an output (outputs[]).
+struct TensorSpec {
+  std::string name;
+  std::vector<ShapeExpr> shape;
+  DType dtype = DType::F32;
+  // Inputs only.
+  Role role = Role::Input;
+  Init init = Init::Randn;
+  std::optional<ShapeExpr> high; ///< Init::Randint upper bound (exclusive)
+  std::string of;                ///< Role::Grad: the forward result it seeds
+  // Outputs only.
+  std::string gradOf; ///< backward tasks: the input this gradient is of
+  std::optional<Tolerance> tolerance;
+  /// Where it was declared ("inputs[1]"), for messages.
+  std::string field;
+
+  /// Extents at `dims`. Throws InputError when an expression fails.
+  std::vector<int64_t> extents(const SymbolValues &dims) const;
+};
+
+/// One step of the reference: an ATen op called by name through the
+/// dispatcher. Arguments stay JSON until they are bound against the op's
+/// schema (Reference.h), which knows whether "tanh" is a string or a tensor.
+struct RefOp {
+  std::string op;       ///< "aten::add.Tensor"
+  std::string name;     ///< "aten::add"
+  std::string overload; ///< "Tensor" ("" for the default overload)
+  std::vector<nlohmann::json> args;
+  std::vector<std::pair<std::string, nlohmann::json>> kwargs;
+  std::vector<std::string> outs; ///< "" drops a result
+  std::string field;             ///< "reference[2]"
+};
+
+/// One shape configuration of a shape set.
+struct ShapeCase {
+  std::string set; ///< "tune", "check" or "heldout"
+  int index = 0;
+  SymbolValues dims;
+
+  /// "check[1] {M=7, N=129}".
+  std::string label() const;
+};
+
+struct Task {
+  std::string name;
+  bool backward = false;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<RefOp> reference;
+  /// "tune", "check", "heldout" -> shapes, in file order.
+  std::map<std::string, std::vector<ShapeCase>> shapes;
+  Tolerance tolerance;
+  std::optional<ShapeExpr> costFlops;
+  std::optional<ShapeExpr> costBytes;
+  /// The GEMM rate the flops floor is measured against: f32, tf32, bf16, f16.
+  std::string costMath = "f32";
+  /// The folder holding task.json.
+  std::filesystem::path dir;
+  /// The file it came from, for messages.
+  std::string file;
+
+  const TensorSpec *findInput(const std::string &name) const;
+  const TensorSpec *findOutput(const std::string &name) const;
+  /// Tolerance of one output: its own override, else the task's.
+  Tolerance toleranceFor(const TensorSpec &output) const;
+};
+
+/// The shape-set names in protocol order.
+const std::vector<std::string> &shapeSetNames();
+
+/// Reads `<dir>/task.json` (or `path` itself when it names a file).
+Task parseTaskFile(const std::filesystem::path &path);
+
+/// Parses an already-read document; `file` is used in messages only.
+Task parseTask(const nlohmann::json &doc, const std::string &file);
+
+} // namespace kbench::runner
+
+#endif // KBENCH_RUNNER_TASK_H

@@ -1,0 +1,66 @@
+//===- Timing.h - CUDA-event timing and calibration ---------------*- C++ -*-===//
+//
+// The timing protocol of docs/runner.md, on the legacy default stream that the
+// candidate's launches and LibTorch's eager ops share:
+//   - 25 warmup rounds; then n timed rounds, n = clamp(ceil(0.5 s / t), 100,
+//     2000) where t is the candidate's median over 5 probe runs;
+//   - before every timed run, an L2 flush (a cuMemsetD32Async over 2x the L2
+//     size) outside the events; the persisting-L2 carve-out is set to 0;
+//   - contestants interleaved, the order rotated every round (A B C, B C A,
+//     ...), so that a noisy machine moves every contestant alike;
+//   - median, IQR, min, mean and n per contestant, in microseconds.
+// `calibrate` measures the ceilings "% of floor" divides by.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_RUNNER_TIMING_H
+#define KBENCH_RUNNER_TIMING_H
+
+#include "kbench/Runner/CudaDriver.h"
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kbench::runner {
+
+/// The protocol's numbers, in one place (docs/runner.md quotes them).
+struct TimingProtocol {
+  int warmup = 25;
+  int probe = 5;
+  int minReps = 100;
+  int maxReps = 2000;
+  double minSeconds = 0.5;
+  int batch = 100; ///< rounds between host syncs (bounds the event count)
+};
+
+/// Order statistics of one contestant, microseconds.
+struct TimingStats {
+  double median = 0, q1 = 0, q3 = 0, min = 0, mean = 0;
+  int n = 0;
+};
+TimingStats summarize(std::vector<double> samples);
+nlohmann::json toJson(const TimingStats &stats);
+
+struct Contestant {
+  std::string name;
+  std::function<void()> run;
+};
+
+/// Times `contestants` (the first is the candidate, whose probe sets n)
+/// interleaved with an L2 flush of `flush` before each run. Returns
+/// {"reps": n, "flush_bytes": .., "contestants": {name: stats}}.
+nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
+                               const at::Tensor &flush, const TimingProtocol &protocol = {});
+
+/// Device-to-device copy bandwidth (1 GiB, read + write bytes counted) and
+/// GEMM rates (8192^3 at::mm in bf16, f16, f32 with TF32 off, f32 with TF32
+/// on), each the median of 10+ event-timed runs.
+nlohmann::json calibrate(CudaDriver &cu, int device);
+
+} // namespace kbench::runner
+
+#endif // KBENCH_RUNNER_TIMING_H

@@ -1,0 +1,60 @@
+//===- Worker.h - One candidate's checks and timing, in a child process -*- C++ -*-===//
+//
+// The worker is the only part of kbench-run that touches LibTorch's kernels,
+// the GPU and the candidate's code. It runs in a child process (Supervisor.h)
+// and streams what it finds as JSON lines on a pipe, one message per event:
+//   {"type": "env", ...}          machine and library versions
+//   {"type": "module", ...}       what was loaded (cubin, ptx, kernel.so)
+//   {"type": "progress", ...}     the case and step about to run (watchdog)
+//   {"type": "case", ...}         one shape x seed x distribution verdict
+//   {"type": "timing", ...}       one timed shape
+//   {"type": "phase", ...}        seconds spent in a phase
+//   {"type": "fatal", ...}        why it stopped early (a CUDA fault, ...)
+// so that whatever happens to it, the supervisor keeps everything sent before.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_RUNNER_WORKER_H
+#define KBENCH_RUNNER_WORKER_H
+
+#include "kbench/Runner/Manifest.h"
+#include "kbench/Runner/Protocol.h"
+
+#include <memory>
+
+namespace kbench::runner {
+
+class Reference;
+
+/// What to run; the supervisor builds it from the flags.
+struct EvalPlan {
+  const Task *task = nullptr;
+  const Manifest *manifest = nullptr;
+  const Reference *reference = nullptr;
+  std::string target;
+  /// Shapes to check (those whose requires facts hold), in order.
+  std::vector<ShapeCase> shapes;
+  /// Shape sets that are timed after the checks (GPU only).
+  std::vector<std::string> timedSets;
+  std::vector<uint64_t> seeds;
+  std::vector<Distribution> distributions;
+  bool timing = true;
+  int device = 0;
+};
+
+/// Binds the task's reference against the ATen schemas (Reference.h) without
+/// exposing LibTorch headers to the caller. Throws InputError.
+std::shared_ptr<const Reference> bindReference(const Task &task);
+
+/// Runs `plan`, writing messages to `fd`. Returns the process exit status:
+/// 0 when it ran to the end (verdicts are in the messages), 2 on a bad input
+/// or environment, 3 after a CUDA fault.
+int runWorker(const EvalPlan &plan, int fd);
+
+/// --calibrate: measures the ceilings on `device` and writes one
+/// {"type": "calibration", ...} message. Same exit statuses.
+int runCalibration(int device, int fd);
+
+} // namespace kbench::runner
+
+#endif // KBENCH_RUNNER_WORKER_H

@@ -1,0 +1,214 @@
+//===- LayoutPlan.cpp - Which layout every tile value gets ----------------===//
+//
+// A small layout assignment in the spirit of Triton's, kept to what the
+// blocked family needs. Values that must share a layout (operands and results
+// of elementwise ops, loop-carried values, if results) are merged into
+// classes with union-find. A class is then resolved, in rounds:
+//   1. pinned: it holds a tile.mma accumulator (micro-tile layout), a
+//      reduction result (the input's layout minus the reduced dim), or the
+//      result of transpose / expand_dims (derived from the input);
+//   2. wished: it feeds a broadcast, so it takes the broadcast result's
+//      layout minus the new dims (a bias row added to an accumulator is then
+//      loaded straight into the accumulator's columns);
+//   3. otherwise the default blocked layout.
+// Pinned and wished classes wait until the class they derive from is
+// resolved; a cycle is broken with the default layout. What still disagrees
+// is converted by the emitter through shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/IR/OpDefinition.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+namespace {
+/// One way a class's layout derives from another value's class.
+struct Constraint {
+  enum class Kind { Mma, Reduce, Transpose, ExpandDims, Broadcast } kind;
+  Operation *op;
+};
+} // namespace
+
+static bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+int LayoutPlan::find(int x) const {
+  while (parent[x] != x)
+    x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+int LayoutPlan::classOf(Value v) {
+  auto [it, inserted] = ids.try_emplace(v, parent.size());
+  if (inserted) {
+    parent.push_back(parent.size());
+    members.push_back(v);
+  }
+  return find(it->second);
+}
+
+void LayoutPlan::unite(Value a, Value b) {
+  int ra = classOf(a), rb = classOf(b);
+  if (ra != rb)
+    parent[rb] = ra;
+}
+
+LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
+                       int64_t vectorWidth)
+    : numWarps(numWarps), vectorWidth(vectorWidth) {
+  // Classes.
+  kernel.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isTile(result))
+        classOf(result);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isTile(arg))
+            classOf(arg);
+    if (OpTrait::hasElementwiseMappableTraits(op)) {
+      Value first;
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+        if (isTile(v)) {
+          if (first)
+            unite(first, v);
+          else
+            first = v;
+        }
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      for (auto [init, arg, yielded, result] :
+           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                     yield.getOperands(), forOp.getResults()))
+        if (isTile(result)) {
+          unite(result, init);
+          unite(result, arg);
+          unite(result, yielded);
+        }
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!region->empty())
+          for (auto [result, yielded] :
+               llvm::zip(ifOp.getResults(),
+                         region->front().getTerminator()->getOperands()))
+            if (isTile(result))
+              unite(result, yielded);
+  });
+
+  // Constraints per class.
+  llvm::DenseMap<int, SmallVector<Constraint>> pinned, wished;
+  kernel.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<tile::MmaOp>(op)) {
+      pinned[classOf(mma.getResult())].push_back({Constraint::Kind::Mma, op});
+      pinned[classOf(mma.getAcc())].push_back({Constraint::Kind::Mma, op});
+    } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      pinned[classOf(reduce.getResult())].push_back(
+          {Constraint::Kind::Reduce, op});
+    } else if (auto transpose = dyn_cast<tile::TransposeOp>(op)) {
+      pinned[classOf(transpose.getResult())].push_back(
+          {Constraint::Kind::Transpose, op});
+    } else if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      pinned[classOf(expand.getResult())].push_back(
+          {Constraint::Kind::ExpandDims, op});
+    } else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+      wished[classOf(broadcast.getInput())].push_back(
+          {Constraint::Kind::Broadcast, op});
+    }
+  });
+
+  // Resolution: returns the layout a constraint gives once the class it
+  // derives from is resolved.
+  auto derive = [&](const Constraint &c) -> std::optional<Layout> {
+    auto resolvedOf = [&](Value v) -> std::optional<Layout> {
+      auto it = layouts.find(find(ids.lookup(v)));
+      if (it == layouts.end())
+        return std::nullopt;
+      return it->second;
+    };
+    switch (c.kind) {
+    case Constraint::Kind::Mma: {
+      auto shape = cast<RankedTensorType>(c.op->getResult(0).getType());
+      return mmaLayout(shape.getShape());
+    }
+    case Constraint::Kind::Reduce: {
+      auto reduce = cast<tile::ReduceOp>(c.op);
+      if (auto in = resolvedOf(reduce.getInput()))
+        return in->drop({static_cast<int64_t>(reduce.getDim())});
+      return std::nullopt;
+    }
+    case Constraint::Kind::Transpose: {
+      auto transpose = cast<tile::TransposeOp>(c.op);
+      if (auto in = resolvedOf(transpose.getInput()))
+        return in->permute(transpose.getPerm());
+      return std::nullopt;
+    }
+    case Constraint::Kind::ExpandDims: {
+      auto expand = cast<tile::ExpandDimsOp>(c.op);
+      if (auto in = resolvedOf(expand.getInput()))
+        return in->insertUnitDim(expand.getDim());
+      return std::nullopt;
+    }
+    case Constraint::Kind::Broadcast: {
+      auto broadcast = cast<tile::BroadcastOp>(c.op);
+      if (auto out = resolvedOf(broadcast.getResult()))
+        return out->drop(broadcast.getDims());
+      return std::nullopt;
+    }
+    }
+    return std::nullopt;
+  };
+  auto defaultOf = [&](int root) {
+    auto type = cast<RankedTensorType>(members[root].getType());
+    return getBlockedLayout(type.getShape(), numWarps, vectorWidth);
+  };
+
+  SmallVector<int> pending;
+  for (int i = 0, e = parent.size(); i < e; ++i)
+    if (find(i) == i)
+      pending.push_back(i);
+  while (!pending.empty()) {
+    SmallVector<int> waiting;
+    for (int root : pending) {
+      std::optional<Layout> layout;
+      bool mustWait = false;
+      for (auto *list : {&pinned, &wished}) {
+        auto it = list->find(root);
+        if (layout || it == list->end())
+          continue;
+        for (const Constraint &c : it->second)
+          if ((layout = derive(c)))
+            break;
+        // A class with an unresolved pin never falls back to a wish.
+        mustWait = !layout;
+        if (mustWait)
+          break;
+      }
+      if (!layout && !mustWait)
+        layout = defaultOf(root);
+      if (layout)
+        layouts[root] = *layout;
+      else
+        waiting.push_back(root);
+    }
+    if (waiting.size() == pending.size()) {
+      // A cycle: break it with the default layout of the first class.
+      layouts[waiting.front()] = defaultOf(waiting.front());
+      waiting.erase(waiting.begin());
+    }
+    pending = std::move(waiting);
+  }
+}
+
+Layout LayoutPlan::get(Value value) const {
+  auto it = ids.find(value);
+  if (it == ids.end()) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return getBlockedLayout(type.getShape(), numWarps, vectorWidth);
+  }
+  return layouts.lookup(find(it->second));
+}

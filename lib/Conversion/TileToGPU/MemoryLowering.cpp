@@ -1,0 +1,511 @@
+//===- MemoryLowering.cpp - Partitions, loads, stores, shared memory ------===//
+//
+// Global memory: a tile access becomes, per thread, one access per run of
+// contiguous elements it owns. An `scf.if` on "the tile lies inside the
+// memref" picks plain `vector.load`/`vector.store` (the interior fast path)
+// or `vector.maskedload`/`vector.maskedstore` with `vector.create_mask`
+// (boundary blocks; masked-off lanes read the view's pad). `alignment` is
+// attached only when the run start is provably aligned: the innermost tile
+// size is a multiple of the run, and the kernel is rank 1 or a `requires`
+// fact makes the innermost dim a multiple of it (every row start is then
+// aligned; base pointers are 16-byte aligned by the bundle ABI).
+//
+// Shared memory: one byte buffer per CTA carved into 16-byte aligned views;
+// layout conversions store a tile in one layout and read it in another.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+static int64_t elementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Partitions
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerPartition(tile::PartitionOp op) {
+  auto arg = dyn_cast<BlockArgument>(op.getSource());
+  if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
+    return op.emitOpError("must partition a kernel argument");
+  View view;
+  view.memref = scalars.lookup(op.getSource());
+  for (StringRef name : kernel.getArgDimNames(arg.getArgNumber())) {
+    view.dimNames.push_back(name.str());
+    view.dims.push_back(dimValues.lookup(name));
+  }
+  auto type = op.getResult().getType();
+  view.tileShape.assign(type.getShape().begin(), type.getShape().end());
+  view.pad = op.getPadKind();
+  view.elementType = type.getElementType();
+  views[op.getResult()] = std::move(view);
+  return success();
+}
+
+const View *KernelLowering::lookupView(Operation *op, Value view) {
+  auto it = views.find(view);
+  if (it != views.end())
+    return &it->second;
+  op->emitOpError("takes a view that is not a tile.partition result of the "
+                  "kernel body; tile-to-gpu does not carry views through "
+                  "block arguments or control flow");
+  return nullptr;
+}
+
+LogicalResult KernelLowering::lowerNumTiles(tile::NumTilesOp op) {
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
+  int64_t tileSize = view.tileShape[op.getDim()];
+  Value dim = view.dims[op.getDim()];
+  Value n = arith::CeilDivUIOp::create(b, op.getLoc(), dim,
+                                       constIndex(tileSize));
+  scalars.map(op.getResult(), n);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Addressing
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Per-access addressing of one tile of a view for one layout.
+struct TileAccess {
+  SmallVector<Value> base; // tile start + t(d) * perThread(d), per dim
+  Value inBounds;          // the whole tile lies inside the memref; null
+                           // when `requires` facts prove it for every tile
+  IntegerAttr alignment;   // bytes, when provable
+};
+} // namespace
+
+static TileAccess addressTile(KernelLowering &k, const View &view,
+                              ValueRange indices, const Layout &layout,
+                              Location loc, bool checkBounds = true) {
+  OpBuilder &b = k.b;
+  TileAccess access;
+  int64_t rank = view.tileShape.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = view.tileShape[d];
+    Value start = arith::MulIOp::create(b, loc, indices[d], k.constIndex(size));
+    const DimLayout &dl = layout.dims[d];
+    Value base = start;
+    if (dl.threads() > 1) {
+      Value offset = k.threadCoord(dl);
+      if (dl.perThread > 1)
+        offset = arith::MulIOp::create(b, loc, offset,
+                                       k.constIndex(dl.perThread));
+      base = arith::AddIOp::create(b, loc, start, offset);
+    }
+    access.base.push_back(base);
+    // A dim known to be a multiple of the tile size has no partial tiles
+    // (tile indices are in range: tile-verify proves it).
+    if (!checkBounds || k.knownMultiple(view.dimNames[d]) % size == 0)
+      continue;
+    Value end = arith::AddIOp::create(b, loc, start, k.constIndex(size));
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                       view.dims[d]);
+    access.inBounds =
+        access.inBounds ? arith::AndIOp::create(b, loc, access.inBounds, fits)
+                        : fits;
+  }
+  // Alignment of each run start, in elements: a power of two dividing the
+  // run length, the innermost tile size and (for rank > 1) the row length.
+  int64_t run = layout.innerPerThread();
+  int64_t elems = std::gcd(run, view.tileShape.back());
+  if (rank > 1)
+    elems = std::gcd(elems, k.knownMultiple(view.dimNames.back()));
+  int64_t bytes = std::min<int64_t>(16, elems * elementBytes(view.elementType));
+  if (elems > 1 && llvm::isPowerOf2_64(bytes))
+    access.alignment = b.getI64IntegerAttr(bytes);
+  return access;
+}
+
+/// Tile coordinates of a run: base + offsets.
+static SmallVector<Value> runCoords(KernelLowering &k,
+                                    ArrayRef<Value> base,
+                                    ArrayRef<int64_t> offsets, Location loc) {
+  SmallVector<Value> coords;
+  for (auto [value, offset] : llvm::zip(base, offsets))
+    coords.push_back(offset ? arith::AddIOp::create(k.b, loc, value,
+                                                    k.constIndex(offset))
+                                  .getResult()
+                            : value);
+  return coords;
+}
+
+/// Number of leading elements of a run inside the memref: 0 when an outer
+/// coordinate is out of bounds (create_mask clamps the rest).
+static Value runExtent(KernelLowering &k, const View &view,
+                       ArrayRef<Value> coords, Location loc) {
+  OpBuilder &b = k.b;
+  int64_t rank = coords.size();
+  Value n = arith::SubIOp::create(b, loc, view.dims[rank - 1], coords.back());
+  Value rowsOk;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     coords[d], view.dims[d]);
+    rowsOk = rowsOk ? arith::AndIOp::create(b, loc, rowsOk, ok) : ok;
+  }
+  if (rowsOk)
+    n = arith::SelectOp::create(b, loc, rowsOk, n, k.constIndex(0));
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores
+//===----------------------------------------------------------------------===//
+
+FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
+                                              ValueRange indices,
+                                              const Layout &layout) {
+  Location loc = op.getLoc();
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
+  if (failed(checkRegisterBudget(op, op.getType(), layout)))
+    return failure();
+  Type elementType = view.elementType;
+  VectorType vt = vectorType(layout, elementType);
+  int64_t run = layout.innerPerThread();
+  VectorType runType = VectorType::get({run}, elementType);
+  TileAccess access = addressTile(*this, view, indices, layout, loc);
+  TypedAttr pad = getPadAttr(view.pad, elementType);
+
+  scf::IfOp ifOp;
+  if (access.inBounds)
+    ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, access.inBounds,
+                             /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool masked : {false, true}) {
+    if (!ifOp && masked)
+      break;
+    if (ifOp)
+      b.setInsertionPointToStart(masked ? &ifOp.getElseRegion().front()
+                                        : &ifOp.getThenRegion().front());
+    Value result = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
+    Value padRun =
+        masked ? arith::ConstantOp::create(
+                     b, loc, runType,
+                     DenseElementsAttr::get(runType, cast<Attribute>(pad)))
+                     .getResult()
+               : Value();
+    layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+      SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
+      Value chunk;
+      if (masked) {
+        Value mask = vector::CreateMaskOp::create(
+            b, loc, VectorType::get({run}, b.getI1Type()),
+            ValueRange{runExtent(*this, view, coords, loc)});
+        chunk = vector::MaskedLoadOp::create(b, loc, runType, view.memref,
+                                             coords, mask, padRun,
+                                             access.alignment);
+      } else {
+        chunk = vector::LoadOp::create(b, loc, runType, view.memref, coords,
+                                       /*nontemporal=*/false,
+                                       access.alignment);
+      }
+      result = run == vt.getNumElements()
+                   ? chunk
+                   : vector::InsertStridedSliceOp::create(
+                         b, loc, chunk, result, ArrayRef<int64_t>{flat},
+                         ArrayRef<int64_t>{1})
+                         .getResult();
+    });
+    if (!ifOp)
+      return TileValue{result, layout};
+    scf::YieldOp::create(b, loc, result);
+  }
+  return TileValue{ifOp.getResult(0), layout};
+}
+
+LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices())
+    indices.push_back(scalars.lookup(index));
+  FailureOr<TileValue> value = emitLoad(op, indices, plan->get(op.getResult()));
+  if (failed(value))
+    return failure();
+  tiles[op.getResult()] = *value;
+  return success();
+}
+
+/// Emits `body` under `scf.if cond` (no results), or directly when null.
+static void emitUnder(OpBuilder &b, Location loc, Value cond,
+                      function_ref<void()> body) {
+  if (!cond)
+    return body();
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  body();
+}
+
+LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
+  Location loc = op.getLoc();
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
+  // Stores work from any layout: no conversion.
+  TileValue value = tileOf(op.getValue());
+  const Layout &layout = value.layout;
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices())
+    indices.push_back(scalars.lookup(index));
+  int64_t run = layout.innerPerThread();
+  int64_t n = layout.numElements();
+  Value owner = ownerPredicate(layout);
+  emitUnder(b, loc, owner, [&] {
+    TileAccess access = addressTile(*this, view, indices, layout, loc);
+    scf::IfOp ifOp;
+    if (access.inBounds)
+      ifOp = scf::IfOp::create(b, loc, access.inBounds,
+                               /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    for (bool masked : {false, true}) {
+      if (!ifOp && masked)
+        break;
+      if (ifOp)
+        b.setInsertionPoint((masked ? &ifOp.getElseRegion().front()
+                                    : &ifOp.getThenRegion().front())
+                                ->getTerminator());
+      layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+        SmallVector<Value> coords =
+            runCoords(*this, access.base, offsets, loc);
+        Value chunk = run == n ? value.vec
+                               : vector::ExtractStridedSliceOp::create(
+                                     b, loc, value.vec,
+                                     ArrayRef<int64_t>{flat},
+                                     ArrayRef<int64_t>{run},
+                                     ArrayRef<int64_t>{1})
+                                     .getResult();
+        if (masked) {
+          Value mask = vector::CreateMaskOp::create(
+              b, loc, VectorType::get({run}, b.getI1Type()),
+              ValueRange{runExtent(*this, view, coords, loc)});
+          vector::MaskedStoreOp::create(b, loc, view.memref, coords, mask,
+                                        chunk, access.alignment);
+        } else {
+          vector::StoreOp::create(b, loc, chunk, view.memref, coords,
+                                  /*nontemporal=*/false, access.alignment);
+        }
+      });
+    }
+  });
+  return success();
+}
+
+LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
+  Location loc = op.getLoc();
+  const View *found = lookupView(op, op.getView());
+  if (!found)
+    return failure();
+  const View &view = *found;
+  TileValue value = tileOf(op.getValue());
+  const Layout &layout = value.layout;
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices())
+    indices.push_back(scalars.lookup(index));
+  bool isFloat = isa<FloatType>(view.elementType);
+  Value owner = ownerPredicate(layout);
+  emitUnder(b, loc, owner, [&] {
+    TileAccess access = addressTile(*this, view, indices, layout, loc,
+                                    /*checkBounds=*/false);
+    int64_t rank = view.tileShape.size();
+    layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+      for (int64_t e = 0; e < layout.innerPerThread(); ++e) {
+        SmallVector<int64_t> elementOffsets(offsets);
+        elementOffsets.back() += e;
+        SmallVector<Value> coords =
+            runCoords(*this, access.base, elementOffsets, loc);
+        Value ok;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value inDim = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              coords[d], view.dims[d]);
+          ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
+        }
+        Value element = vector::ExtractOp::create(b, loc, value.vec,
+                                                  ArrayRef<int64_t>{flat + e});
+        emitUnder(b, loc, ok, [&] {
+          memref::AtomicRMWOp::create(
+              b, loc,
+              isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
+              element, view.memref, coords);
+        });
+      }
+    });
+  });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::allocShared(Type elementType, int64_t count) {
+  Location loc = kernel.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(prologueEnd);
+  if (!sharedBase)
+    sharedBase = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+  int64_t offset = llvm::alignTo(sharedBytes, 16);
+  sharedBytes = offset + count * elementBytes(elementType);
+  auto type = MemRefType::get({count}, elementType,
+                              MemRefLayoutAttrInterface(), workgroup);
+  return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(offset),
+                                ValueRange{});
+}
+
+/// Alignment in bytes of runs of `run` elements whose starts are multiples of
+/// `run` in a 16-byte aligned buffer.
+static IntegerAttr sharedAlignment(OpBuilder &b, int64_t run, Type type) {
+  int64_t bytes = std::min<int64_t>(16, run * elementBytes(type));
+  if (run == 1 || !llvm::isPowerOf2_64(bytes))
+    return {};
+  return b.getI64IntegerAttr(bytes);
+}
+
+void KernelLowering::storeToShared(const TileValue &value, Value buffer,
+                                   function_ref<Value(ValueRange)> index,
+                                   bool innerContiguous) {
+  Location loc = kernel.getLoc();
+  const Layout &layout = value.layout;
+  int64_t run = layout.innerPerThread();
+  int64_t n = layout.numElements();
+  Type elementType = cast<VectorType>(value.vec.getType()).getElementType();
+  SmallVector<Value> base;
+  for (const DimLayout &d : layout.dims) {
+    Value t = threadCoord(d);
+    base.push_back(d.perThread > 1 && d.threads() > 1
+                       ? arith::MulIOp::create(b, loc, t,
+                                               constIndex(d.perThread))
+                             .getResult()
+                       : t);
+  }
+  layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+    if (innerContiguous && run > 1) {
+      SmallVector<Value> coords = runCoords(*this, base, offsets, loc);
+      Value chunk = run == n ? value.vec
+                             : vector::ExtractStridedSliceOp::create(
+                                   b, loc, value.vec, ArrayRef<int64_t>{flat},
+                                   ArrayRef<int64_t>{run},
+                                   ArrayRef<int64_t>{1})
+                                   .getResult();
+      vector::StoreOp::create(b, loc, chunk, buffer, index(coords),
+                              /*nontemporal=*/false,
+                              sharedAlignment(b, run, elementType));
+      return;
+    }
+    for (int64_t e = 0; e < run; ++e) {
+      SmallVector<int64_t> elementOffsets(offsets);
+      if (!elementOffsets.empty())
+        elementOffsets.back() += e;
+      SmallVector<Value> coords = runCoords(*this, base, elementOffsets, loc);
+      Value element = vector::ExtractOp::create(b, loc, value.vec,
+                                                ArrayRef<int64_t>{flat + e});
+      memref::StoreOp::create(b, loc, element, buffer, index(coords));
+    }
+  });
+}
+
+Value KernelLowering::loadFromShared(const Layout &layout, Type elementType,
+                                     Value buffer,
+                                     function_ref<Value(ValueRange)> index,
+                                     bool innerContiguous) {
+  Location loc = kernel.getLoc();
+  int64_t run = layout.innerPerThread();
+  VectorType vt = vectorType(layout, elementType);
+  VectorType runType = VectorType::get({run}, elementType);
+  SmallVector<Value> base;
+  for (const DimLayout &d : layout.dims) {
+    Value t = threadCoord(d);
+    base.push_back(d.perThread > 1 && d.threads() > 1
+                       ? arith::MulIOp::create(b, loc, t,
+                                               constIndex(d.perThread))
+                             .getResult()
+                       : t);
+  }
+  SmallVector<Value> elements;
+  Value result;
+  layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+    if (innerContiguous && run > 1) {
+      SmallVector<Value> coords = runCoords(*this, base, offsets, loc);
+      Value chunk = vector::LoadOp::create(
+          b, loc, runType, buffer, index(coords), /*nontemporal=*/false,
+          sharedAlignment(b, run, elementType));
+      if (run == vt.getNumElements()) {
+        result = chunk;
+        return;
+      }
+      if (!result)
+        result = ub::PoisonOp::create(b, loc, vt);
+      result = vector::InsertStridedSliceOp::create(
+          b, loc, chunk, result, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{1});
+      return;
+    }
+    for (int64_t e = 0; e < run; ++e) {
+      SmallVector<int64_t> elementOffsets(offsets);
+      if (!elementOffsets.empty())
+        elementOffsets.back() += e;
+      SmallVector<Value> coords = runCoords(*this, base, elementOffsets, loc);
+      elements.push_back(memref::LoadOp::create(b, loc, buffer, index(coords)));
+    }
+  });
+  if (!elements.empty())
+    return vector::FromElementsOp::create(b, loc, vt, elements);
+  return result;
+}
+
+TileValue KernelLowering::convert(const TileValue &value, const Layout &to) {
+  if (value.layout == to)
+    return value;
+  Location loc = kernel.getLoc();
+  Type elementType = cast<VectorType>(value.vec.getType()).getElementType();
+  SmallVector<int64_t> shape;
+  for (const DimLayout &d : to.dims)
+    shape.push_back(d.size);
+  int64_t count = 1;
+  for (int64_t s : shape)
+    count *= s;
+  Value buffer = allocShared(elementType, count);
+  auto linear = [&](ValueRange coords) -> Value {
+    Value index = constIndex(0);
+    int64_t stride = 1;
+    for (int64_t d = coords.size() - 1; d >= 0; --d) {
+      Value term = stride == 1 ? coords[d]
+                               : arith::MulIOp::create(b, loc, coords[d],
+                                                       constIndex(stride))
+                                     .getResult();
+      index = d == static_cast<int64_t>(coords.size()) - 1
+                  ? term
+                  : arith::AddIOp::create(b, loc, index, term).getResult();
+      stride *= shape[d];
+    }
+    return index;
+  };
+  storeToShared(value, buffer, linear, /*innerContiguous=*/true);
+  barrier();
+  Value vec = loadFromShared(to, elementType, buffer, linear,
+                             /*innerContiguous=*/true);
+  if (inLoop(currentOp))
+    barrier();
+  return {vec, to};
+}

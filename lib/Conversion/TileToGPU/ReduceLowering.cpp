@@ -1,0 +1,259 @@
+//===- ReduceLowering.cpp - Reductions, broadcasts and shape ops ----------===//
+//
+// tile.reduce in three levels: the elements a thread owns (a tree of
+// elementwise combines over vector.shuffle'd slices), the lanes that share
+// the reduced dim (one scalar `gpu.subgroup_reduce` per element, clustered
+// when only some lanes do; the backend expands them to butterfly shuffles), and the warps that share
+// it (partials through shared memory, combined in warp order so that every
+// thread gets bit-identical results). The result is in the input layout minus
+// the reduced dim, which is what a broadcast back along that dim needs.
+//
+// Broadcast, transpose, expand_dims, iota and splat are per-thread
+// rearrangements (vector.shuffle / vector.broadcast / constants); only a
+// layout mismatch costs a trip through shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+/// Per-dim positions of flat position `flat` in a vector of `counts`.
+static SmallVector<int64_t> positions(int64_t flat, ArrayRef<int64_t> counts) {
+  SmallVector<int64_t> pos(counts.size());
+  for (int64_t d = counts.size() - 1; d >= 0; --d) {
+    pos[d] = flat % counts[d];
+    flat /= counts[d];
+  }
+  return pos;
+}
+
+static int64_t flatten(ArrayRef<int64_t> pos, ArrayRef<int64_t> strides) {
+  int64_t flat = 0;
+  for (auto [p, s] : llvm::zip(pos, strides))
+    flat += p * s;
+  return flat;
+}
+
+/// `vec` rearranged by `mask`, or `vec` itself for the identity.
+static Value shuffle(OpBuilder &b, Location loc, Value vec,
+                     ArrayRef<int64_t> mask) {
+  auto type = cast<VectorType>(vec.getType());
+  bool identity = static_cast<int64_t>(mask.size()) == type.getNumElements();
+  for (auto [i, m] : llvm::enumerate(mask))
+    identity &= static_cast<int64_t>(i) == m;
+  if (identity)
+    return vec;
+  if (type.getNumElements() == 1)
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({(int64_t)mask.size()}, type.getElementType()),
+        vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{0}));
+  return vector::ShuffleOp::create(b, loc, vec, vec, mask);
+}
+
+static gpu::AllReduceOperation gpuReduceKind(tile::ReduceKind kind,
+                                             bool isFloat) {
+  switch (kind) {
+  case tile::ReduceKind::add:
+    return gpu::AllReduceOperation::ADD;
+  case tile::ReduceKind::mul:
+    return gpu::AllReduceOperation::MUL;
+  case tile::ReduceKind::max:
+    return isFloat ? gpu::AllReduceOperation::MAXIMUMF
+                   : gpu::AllReduceOperation::MAXSI;
+  case tile::ReduceKind::min:
+    return isFloat ? gpu::AllReduceOperation::MINIMUMF
+                   : gpu::AllReduceOperation::MINSI;
+  }
+  return gpu::AllReduceOperation::ADD;
+}
+
+LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
+  Location loc = op.getLoc();
+  TileValue in = tileOf(op.getInput());
+  const Layout &layout = in.layout;
+  int64_t dim = op.getDim();
+  Layout reduced = layout.drop({dim});
+  Type elementType = op.getType().getElementType();
+  bool isFloat = isa<FloatType>(elementType);
+
+  // 1. Per thread: one slice per position along `dim`, combined as a tree.
+  SmallVector<int64_t> counts = layout.counts(), strides = layout.countStrides();
+  SmallVector<int64_t> outCounts = reduced.counts();
+  int64_t outN = reduced.numElements();
+  SmallVector<Value> parts;
+  for (int64_t j = 0; j < counts[dim]; ++j) {
+    SmallVector<int64_t> mask;
+    for (int64_t q = 0; q < outN; ++q) {
+      SmallVector<int64_t> pos = positions(q, outCounts);
+      pos.insert(pos.begin() + dim, j);
+      mask.push_back(flatten(pos, strides));
+    }
+    parts.push_back(shuffle(b, loc, in.vec, mask));
+  }
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2)
+      next.push_back(combine(b, loc, op.getKind(), parts[i], parts[i + 1]));
+    if (parts.size() % 2)
+      next.push_back(parts.back());
+    parts = std::move(next);
+  }
+  Value partial = parts.front();
+
+  // 2. Across the lanes that own the same reduced coordinates.
+  // One scalar reduction per element: the upstream shuffle lowering takes
+  // scalars (and vectors of at most 32 bits), not vector<4xf32>.
+  const DimLayout &dl = layout.dims[dim];
+  gpu::AllReduceOperation kind = gpuReduceKind(op.getKind(), isFloat);
+  if (dl.lanes > 1) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < outN; ++i) {
+      Value element =
+          vector::ExtractOp::create(b, loc, partial, ArrayRef<int64_t>{i});
+      if (dl.lanes == 32)
+        element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
+                                                /*uniform=*/true);
+      else
+        element = gpu::SubgroupReduceOp::create(
+            b, loc, element, kind, /*uniform=*/true,
+            static_cast<uint32_t>(dl.lanes),
+            static_cast<uint32_t>(dl.laneStride));
+      elements.push_back(element);
+    }
+    partial = vector::FromElementsOp::create(b, loc, partial.getType(),
+                                             elements);
+  }
+
+  // 3. Across warps: every thread writes its partial, then combines the
+  // partials of the warps along `dim` in warp order.
+  if (dl.warps > 1) {
+    VectorType partialType = cast<VectorType>(partial.getType());
+    Value buffer = allocShared(elementType, outN * 32 * numWarps);
+    IntegerAttr align;
+    int64_t bytes = outN * elementType.getIntOrFloatBitWidth() / 8;
+    if (bytes >= 8 && llvm::isPowerOf2_64(bytes))
+      align = b.getI64IntegerAttr(std::min<int64_t>(16, bytes));
+    Value slot = arith::MulIOp::create(b, loc, threadId, constIndex(outN));
+    vector::StoreOp::create(b, loc, partial, buffer, slot,
+                            /*nontemporal=*/false, align);
+    barrier();
+    // The warp with coordinate 0 along `dim` in this thread's group.
+    Value along = arith::RemUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, warpId, constIndex(dl.warpStride)),
+        constIndex(dl.warps));
+    Value first = arith::SubIOp::create(
+        b, loc, warpId,
+        arith::MulIOp::create(b, loc, along, constIndex(dl.warpStride)));
+    Value acc;
+    for (int64_t w = 0; w < dl.warps; ++w) {
+      Value warp = arith::AddIOp::create(b, loc, first,
+                                         constIndex(w * dl.warpStride));
+      Value thread = arith::AddIOp::create(
+          b, loc, laneId, arith::MulIOp::create(b, loc, warp, constIndex(32)));
+      Value at = arith::MulIOp::create(b, loc, thread, constIndex(outN));
+      Value v = vector::LoadOp::create(b, loc, partialType, buffer, at,
+                                       /*nontemporal=*/false, align);
+      acc = acc ? combine(b, loc, op.getKind(), acc, v) : v;
+    }
+    partial = acc;
+    if (inLoop(op))
+      barrier();
+  }
+  tiles[op.getResult()] = convert({partial, reduced}, plan->get(op.getResult()));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBroadcast(tile::BroadcastOp op) {
+  Layout layout = plan->get(op.getResult());
+  if (failed(checkRegisterBudget(op, op.getType(), layout)))
+    return failure();
+  ArrayRef<int64_t> dims = op.getDims();
+  TileValue in = tileOf(op.getInput(), layout.drop(dims));
+  SmallVector<int64_t> counts = layout.counts();
+  SmallVector<int64_t> inStrides = in.layout.countStrides();
+  SmallVector<int64_t> mask;
+  for (int64_t q = 0, n = layout.numElements(); q < n; ++q) {
+    SmallVector<int64_t> pos = positions(q, counts), inPos;
+    for (auto [d, p] : llvm::enumerate(pos))
+      if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+        inPos.push_back(p);
+    mask.push_back(flatten(inPos, inStrides));
+  }
+  tiles[op.getResult()] = {shuffle(b, op.getLoc(), in.vec, mask), layout};
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTranspose(tile::TransposeOp op) {
+  TileValue in = tileOf(op.getInput());
+  ArrayRef<int64_t> perm = op.getPerm();
+  Layout natural = in.layout.permute(perm);
+  SmallVector<int64_t> counts = natural.counts();
+  SmallVector<int64_t> inStrides = in.layout.countStrides();
+  SmallVector<int64_t> mask;
+  for (int64_t q = 0, n = natural.numElements(); q < n; ++q) {
+    SmallVector<int64_t> pos = positions(q, counts);
+    SmallVector<int64_t> inPos(pos.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inPos[p] = pos[i];
+    mask.push_back(flatten(inPos, inStrides));
+  }
+  Value vec = shuffle(b, op.getLoc(), in.vec, mask);
+  tiles[op.getResult()] =
+      convert({vec, natural}, plan->get(op.getResult()));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerExpandDims(tile::ExpandDimsOp op) {
+  TileValue in = tileOf(op.getInput());
+  tiles[op.getResult()] =
+      convert({in.vec, in.layout.insertUnitDim(op.getDim())},
+              plan->get(op.getResult()));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerIota(tile::IotaOp op) {
+  Location loc = op.getLoc();
+  Layout layout = plan->get(op.getResult());
+  if (failed(checkRegisterBudget(op, op.getType(), layout)))
+    return failure();
+  Type elementType = op.getType().getElementType();
+  VectorType vt = vectorType(layout, elementType);
+  int64_t dim = op.getDim();
+  const DimLayout &dl = layout.dims[dim];
+  SmallVector<int64_t> counts = layout.counts();
+  SmallVector<Attribute> offsets;
+  for (int64_t q = 0, n = layout.numElements(); q < n; ++q)
+    offsets.push_back(
+        IntegerAttr::get(elementType, dl.offset(positions(q, counts)[dim])));
+  Value vec = arith::ConstantOp::create(b, loc, vt,
+                                        DenseElementsAttr::get(vt, offsets));
+  if (dl.threads() > 1) {
+    Value base = threadCoord(dl);
+    if (dl.perThread > 1)
+      base = arith::MulIOp::create(b, loc, base, constIndex(dl.perThread));
+    if (!elementType.isIndex())
+      base = arith::IndexCastOp::create(b, loc, elementType, base);
+    vec = arith::AddIOp::create(b, loc, vec,
+                                vector::BroadcastOp::create(b, loc, vt, base));
+  }
+  tiles[op.getResult()] = {vec, layout};
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSplat(tile::SplatOp op) {
+  Layout layout = plan->get(op.getResult());
+  if (failed(checkRegisterBudget(op, op.getType(), layout)))
+    return failure();
+  VectorType vt = vectorType(layout, op.getType().getElementType());
+  tiles[op.getResult()] = {
+      vector::BroadcastOp::create(b, op.getLoc(), vt,
+                                  scalars.lookup(op.getValue())),
+      layout};
+  return success();
+}

@@ -1,0 +1,449 @@
+//===- TileOpLowering.cpp - Tile ops to memref, tensor and linalg ---------===//
+//
+// One pattern per tile op, applied inside a kernel's host function. Memory ops
+// work on memrefs, so that reads and writes of global memory happen exactly
+// where the tile program has them: a load copies the in-bounds window of its
+// tile into a fresh buffer filled with the pad value and hands that buffer to
+// the tensor world (`to_tensor restrict writable`: the buffer is private); a
+// store or atomic_add writes the in-bounds window of the tile's buffer. The
+// compute ops become linalg ops on tensors, which one-shot bufferization turns
+// into loops over buffers later in the pipeline.
+//
+// The in-bounds window along a dim of extent E, tile size T and tile
+// coordinate c is [clamp(c*T, 0, E), clamp(c*T + T, 0, E)); it starts at
+// clamp(c*T, 0, E) - c*T inside the tile. Coordinates outside the index space
+// give an empty window: such a load reads only pad, such a store writes
+// nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::tile;
+
+//===----------------------------------------------------------------------===//
+// Memory: load, store, atomic_add, num_tiles, extent
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The in-bounds part of one tile: where it lies in the memref and in the
+/// tile, and its extent.
+struct TileWindow {
+  SmallVector<OpFoldResult> memOffsets, tileOffsets, sizes, strides;
+};
+} // namespace
+
+static TileWindow computeWindow(OpBuilder &b, Location loc, Value memref,
+                                ArrayRef<int64_t> tileShape,
+                                ValueRange coords) {
+  TileWindow window;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [dim, tileSize] : llvm::enumerate(tileShape)) {
+    Value size = arith::ConstantIndexOp::create(b, loc, tileSize);
+    Value extent = memref::DimOp::create(b, loc, memref, dim);
+    auto clamp = [&](Value v) -> Value {
+      Value low = arith::MaxSIOp::create(b, loc, v, zero);
+      return arith::MinSIOp::create(b, loc, low, extent);
+    };
+    Value begin = arith::MulIOp::create(b, loc, coords[dim], size);
+    Value end = arith::AddIOp::create(b, loc, begin, size);
+    Value lo = clamp(begin);
+    Value hi = clamp(end);
+    Value inTile = arith::SubIOp::create(b, loc, lo, begin);
+    // Keeps the (empty) window of a tile past the end inside the tile.
+    inTile = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, inTile, zero), size);
+    window.memOffsets.push_back(lo);
+    window.tileOffsets.push_back(inTile);
+    window.sizes.push_back(arith::SubIOp::create(b, loc, hi, lo).getResult());
+    window.strides.push_back(b.getIndexAttr(1));
+  }
+  return window;
+}
+
+/// The value out-of-bounds elements of a load read. `none` promises that
+/// there are none; zero keeps the result defined if the promise is broken.
+static TypedAttr getPadValue(PadKind pad, Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType || pad == PadKind::none || pad == PadKind::zero)
+    return cast<TypedAttr>(OpBuilder(elementType.getContext())
+                               .getZeroAttr(elementType));
+  const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+  APFloat value = pad == PadKind::nan ? APFloat::getQNaN(sem)
+                                      : APFloat::getInf(sem, pad == PadKind::neg_inf);
+  return FloatAttr::get(floatType, value);
+}
+
+/// The memref a view partitions. The pass checked that every view is a
+/// tile.partition result.
+static PartitionOp getPartition(Value view) {
+  return view.getDefiningOp<PartitionOp>();
+}
+
+/// The buffer of tile `tile` as a memref with a fully dynamic layout, so that
+/// bufferization may hand over any buffer it chose.
+static Value getReadOnlyBuffer(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  auto layout = StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                                       strides);
+  auto bufferType =
+      MemRefType::get(type.getShape(), type.getElementType(), layout);
+  return bufferization::ToBufferOp::create(b, loc, bufferType, tile,
+                                           /*read_only=*/true);
+}
+
+namespace {
+struct LoadOpLowering : OpRewritePattern<LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    PartitionOp partition = getPartition(op.getView());
+    if (!partition)
+      return rewriter.notifyMatchFailure(op, "view is not a tile.partition");
+    Location loc = op.getLoc();
+    PartitionType view = partition.getResult().getType();
+    RankedTensorType tileType = op.getResult().getType();
+    TileWindow window = computeWindow(rewriter, loc, partition.getSource(),
+                                      view.getShape(), op.getIndices());
+    auto bufferType =
+        MemRefType::get(tileType.getShape(), tileType.getElementType());
+    Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    Value pad = arith::ConstantOp::create(
+        rewriter, loc, getPadValue(view.getPad(), tileType.getElementType()));
+    linalg::FillOp::create(rewriter, loc, ValueRange{pad}, ValueRange{buffer});
+    Value source = memref::SubViewOp::create(
+        rewriter, loc, partition.getSource(), window.memOffsets, window.sizes,
+        window.strides);
+    Value target = memref::SubViewOp::create(rewriter, loc, buffer,
+                                             window.tileOffsets, window.sizes,
+                                             window.strides);
+    linalg::CopyOp::create(rewriter, loc, ValueRange{source},
+                           ValueRange{target});
+    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
+        op, tileType, buffer, /*restrict=*/true, /*writable=*/true);
+    return success();
+  }
+};
+
+/// tile.store and tile.atomic_add: write the in-bounds window of the tile.
+template <typename OpTy>
+struct StoreLikeOpLowering : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    PartitionOp partition = getPartition(op.getView());
+    if (!partition)
+      return rewriter.notifyMatchFailure(op, "view is not a tile.partition");
+    Location loc = op.getLoc();
+    PartitionType view = partition.getResult().getType();
+    TileWindow window = computeWindow(rewriter, loc, partition.getSource(),
+                                      view.getShape(), op.getIndices());
+    Value tile = getReadOnlyBuffer(rewriter, loc, op.getValue());
+    Value source = memref::SubViewOp::create(
+        rewriter, loc, tile, window.tileOffsets, window.sizes, window.strides);
+    Value target = memref::SubViewOp::create(
+        rewriter, loc, partition.getSource(), window.memOffsets, window.sizes,
+        window.strides);
+    if constexpr (std::is_same_v<OpTy, StoreOp>) {
+      linalg::CopyOp::create(rewriter, loc, ValueRange{source},
+                             ValueRange{target});
+    } else {
+      // Blocks run one after another on the host, so a read-modify-write is
+      // atomic with respect to every other block.
+      int64_t rank = view.getRank();
+      AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+      SmallVector<utils::IteratorType> iterators(rank,
+                                                 utils::IteratorType::parallel);
+      linalg::GenericOp::create(
+          rewriter, loc, ValueRange{source}, ValueRange{target},
+          ArrayRef<AffineMap>{identity, identity}, iterators,
+          [](OpBuilder &b, Location loc, ValueRange args) {
+            Value sum =
+                isa<FloatType>(args[0].getType())
+                    ? arith::AddFOp::create(b, loc, args[1], args[0]).getResult()
+                    : arith::AddIOp::create(b, loc, args[1], args[0])
+                          .getResult();
+            linalg::YieldOp::create(b, loc, sum);
+          });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct NumTilesOpLowering : OpRewritePattern<NumTilesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NumTilesOp op,
+                                PatternRewriter &rewriter) const override {
+    PartitionOp partition = getPartition(op.getView());
+    if (!partition)
+      return rewriter.notifyMatchFailure(op, "view is not a tile.partition");
+    Location loc = op.getLoc();
+    int64_t dim = op.getDim();
+    Value extent =
+        memref::DimOp::create(rewriter, loc, partition.getSource(), dim);
+    Value size = arith::ConstantIndexOp::create(
+        rewriter, loc, partition.getResult().getType().getShape()[dim]);
+    rewriter.replaceOpWithNewOp<arith::CeilDivSIOp>(op, extent, size);
+    return success();
+  }
+};
+struct ExtentOpLowering : OpRewritePattern<ExtentOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExtentOp op,
+                                PatternRewriter &rewriter) const override {
+    PartitionOp partition = getPartition(op.getView());
+    if (!partition)
+      return rewriter.notifyMatchFailure(op, "view is not a tile.partition");
+    rewriter.replaceOpWithNewOp<memref::DimOp>(op, partition.getSource(),
+                                               op.getDim());
+    return success();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Compute: broadcast, reduce, mma, transpose, expand_dims, iota, splat
+//===----------------------------------------------------------------------===//
+
+static Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+/// The identity of a reduction: -0.0 for add (x + -0.0 == x for every x,
+/// -0.0 included), 1 for mul, -inf / the smallest signed integer for max,
+/// +inf / the largest for min.
+static TypedAttr getReduceIdentity(ReduceKind kind, Type type) {
+  OpBuilder b(type.getContext());
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReduceKind::add:
+      return FloatAttr::get(type, APFloat::getZero(sem, /*Negative=*/true));
+    case ReduceKind::mul:
+      return FloatAttr::get(type, APFloat::getOne(sem));
+    case ReduceKind::max:
+      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/true));
+    case ReduceKind::min:
+      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/false));
+    }
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  auto integer = [&](const APInt &value) -> TypedAttr {
+    return IntegerAttr::get(type, value);
+  };
+  switch (kind) {
+  case ReduceKind::add:
+    return integer(APInt::getZero(width));
+  case ReduceKind::mul:
+    return integer(APInt(width, 1));
+  case ReduceKind::max:
+    return integer(APInt::getSignedMinValue(width));
+  case ReduceKind::min:
+    return integer(APInt::getSignedMaxValue(width));
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Combines two values of a reduction. Float max and min propagate NaN
+/// (arith.maximumf / minimumf); integers compare signed.
+static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
+                     Value rhs) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case ReduceKind::add:
+    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::mul:
+    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::max:
+    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::min:
+    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Converts an mma operand element to the accumulator type.
+static Value extendTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  if (isa<FloatType>(type))
+    return arith::ExtFOp::create(b, loc, type, value);
+  return arith::ExtSIOp::create(b, loc, type, value);
+}
+
+namespace {
+struct BroadcastOpLowering : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    Value init = createEmpty(rewriter, op.getLoc(), op.getResult().getType());
+    SmallVector<int64_t> dims(op.getDims());
+    llvm::sort(dims);
+    auto broadcast = linalg::BroadcastOp::create(rewriter, op.getLoc(),
+                                                 op.getInput(), init, dims);
+    rewriter.replaceOp(op, broadcast.getResult());
+    return success();
+  }
+};
+
+struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    ReduceKind kind = op.getKind();
+    Value identity = arith::ConstantOp::create(
+        rewriter, loc, getReduceIdentity(kind, resultType.getElementType()));
+    Value init =
+        linalg::FillOp::create(rewriter, loc, ValueRange{identity},
+                               ValueRange{createEmpty(rewriter, loc, resultType)})
+            .getResult(0);
+    auto reduce = linalg::ReduceOp::create(
+        rewriter, loc, ValueRange{op.getInput()}, ValueRange{init},
+        ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
+        [kind](OpBuilder &b, Location loc, ValueRange args) {
+          // args = (element, accumulator): acc = acc <op> element, in order.
+          linalg::YieldOp::create(b, loc,
+                                  combine(b, loc, kind, args[1], args[0]));
+        });
+    rewriter.replaceOp(op, reduce.getResult(0));
+    return success();
+  }
+};
+
+/// acc + a * b as one linalg.generic over (m, n, k): operands are extended to
+/// the accumulator type before the multiply, so the sum is carried in it.
+struct MmaOpLowering : OpRewritePattern<MmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MmaOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    auto map = [&](AffineExpr row, AffineExpr col) {
+      return AffineMap::get(3, 0, {row, col}, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        op.getTransposeA() ? map(k, m) : map(m, k),
+        op.getTransposeB() ? map(n, k) : map(k, n), map(m, n)};
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::reduction};
+    Type accType = op.getResult().getType().getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{op.getResult().getType()},
+        ValueRange{op.getA(), op.getB()}, ValueRange{op.getAcc()}, maps,
+        iterators, [accType](OpBuilder &b, Location loc, ValueRange args) {
+          Value a = extendTo(b, loc, args[0], accType);
+          Value bv = extendTo(b, loc, args[1], accType);
+          Value sum;
+          if (isa<FloatType>(accType))
+            sum = arith::AddFOp::create(
+                b, loc, args[2], arith::MulFOp::create(b, loc, a, bv));
+          else
+            sum = arith::AddIOp::create(
+                b, loc, args[2], arith::MulIOp::create(b, loc, a, bv));
+          linalg::YieldOp::create(b, loc, sum);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct TransposeOpLowering : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Value init = createEmpty(rewriter, op.getLoc(), op.getResult().getType());
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), op.getInput(), init, op.getPerm());
+    rewriter.replaceOp(op, transpose.getResult());
+    return success();
+  }
+};
+
+struct ExpandDimsOpLowering : OpRewritePattern<ExpandDimsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExpandDimsOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t rank = op.getInput().getType().getRank();
+    int64_t unitDim = op.getDim();
+    // The unit dim joins the group of the input dim it precedes (or the last
+    // one when appended); a rank-0 input has no groups.
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t resultDim = d < unitDim ? d : d + 1;
+      groups.push_back({resultDim});
+    }
+    if (rank > 0) {
+      if (unitDim < rank)
+        groups[unitDim].insert(groups[unitDim].begin(), unitDim);
+      else
+        groups.back().push_back(unitDim);
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, op.getResult().getType(), op.getInput(), groups);
+    return success();
+  }
+};
+
+struct IotaOpLowering : OpRewritePattern<IotaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IotaOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getResult().getType();
+    int64_t dim = op.getDim();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    Type elementType = type.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{},
+        ValueRange{createEmpty(rewriter, op.getLoc(), type)},
+        ArrayRef<AffineMap>{identity}, iterators,
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          Value index = linalg::IndexOp::create(b, loc, dim);
+          if (!elementType.isIndex())
+            index = arith::IndexCastOp::create(b, loc, elementType, index);
+          linalg::YieldOp::create(b, loc, index);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct SplatOpLowering : OpRewritePattern<SplatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplatOp op,
+                                PatternRewriter &rewriter) const override {
+    Value init = createEmpty(rewriter, op.getLoc(), op.getResult().getType());
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, ValueRange{op.getValue()},
+                                                ValueRange{init});
+    return success();
+  }
+};
+} // namespace
+
+void tile_to_host::populateTileOpLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<LoadOpLowering, StoreLikeOpLowering<StoreOp>,
+               StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering, ExtentOpLowering,
+               BroadcastOpLowering, ReduceOpLowering, MmaOpLowering,
+               TransposeOpLowering, ExpandDimsOpLowering, IotaOpLowering,
+               SplatOpLowering>(patterns.getContext());
+}

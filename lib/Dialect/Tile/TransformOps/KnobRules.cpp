@@ -1,0 +1,337 @@
+//===- KnobRules.cpp - Legality of tile kernel knobs ----------------------===//
+//
+// The rules a kernel's stored knobs must satisfy, checked after every
+// transform.tile.* edit (so set_params also re-checks a stored vector_width,
+// and set_num_warps the register estimate), and the undo log that lets a
+// failing op restore the kernel. Messages name the knob, its value and the
+// limit; the transform op prepends its own name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KnobRules.h"
+
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
+#include "kbench/Dialect/Tile/TransformOps/Raster.h"
+#include "kbench/Support/ShapeExpr.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::tile;
+using namespace kbench::transform;
+
+//===----------------------------------------------------------------------===//
+// PayloadEdits, setParam, verifyKernel
+//===----------------------------------------------------------------------===//
+
+void PayloadEdits::setType(Value value, Type type) {
+  log.push_back({value, value.getType(), nullptr, {}, {}});
+  value.setType(type);
+}
+
+void PayloadEdits::setAttr(Operation *op, StringAttr name, Attribute value) {
+  log.push_back({Value(), Type(), op, name, op->getAttr(name)});
+  op->setAttr(name, value);
+}
+
+void PayloadEdits::undo() {
+  for (Edit &edit : llvm::reverse(log)) {
+    if (!edit.op)
+      edit.value.setType(edit.oldType);
+    else if (edit.old)
+      edit.op->setAttr(edit.name, edit.old);
+    else
+      edit.op->removeAttr(edit.name);
+  }
+  log.clear();
+}
+
+void kbench::transform::setParam(KernelOp kernel, StringRef name, int64_t value,
+                                 PayloadEdits &edits) {
+  MLIRContext *context = kernel.getContext();
+  NamedAttrList params;
+  if (DictionaryAttr old = kernel.getParamsAttr())
+    params.assign(old.begin(), old.end());
+  params.set(name, IntegerAttr::get(IntegerType::get(context, 64), value));
+  edits.setAttr(kernel, kernel.getParamsAttrName(),
+                params.getDictionary(context));
+}
+
+std::optional<KnobFailure> kbench::transform::verifyKernel(KernelOp kernel) {
+  std::optional<KnobFailure> failure;
+  {
+    ScopedDiagnosticHandler capture(kernel.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && !failure)
+        failure = KnobFailure{
+            "the edited kernel does not verify: " + diag.str(),
+            diag.getLocation(), "this op does not verify after the edit"};
+      return success();
+    });
+    if (succeeded(mlir::verify(kernel)))
+      return std::nullopt;
+  }
+  if (!failure)
+    failure = KnobFailure{"the edited kernel does not verify", kernel.getLoc(),
+                          "this kernel"};
+  return failure;
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptions
+//===----------------------------------------------------------------------===//
+
+static int64_t byteWidth(Type type) {
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+/// "argument #1 (dims [N, K])" for a partition of a kernel argument.
+static std::string describeSource(KernelOp kernel, PartitionOp partition) {
+  auto arg = dyn_cast<BlockArgument>(partition.getSource());
+  if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
+    return "a memref";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "argument #" << arg.getArgNumber() << " (dims [";
+  llvm::interleaveComma(kernel.getArgDimNames(arg.getArgNumber()), os);
+  os << "])";
+  return text;
+}
+
+/// "tile [BM, BK] = 64x32".
+static std::string describeTile(PartitionOp partition) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "tile [";
+  llvm::interleaveComma(partition.getTileSizes(), os, [&](Attribute size) {
+    if (auto name = dyn_cast<StringAttr>(size))
+      os << name.getValue();
+    else
+      os << cast<IntegerAttr>(size).getInt();
+  });
+  os << "] = " << shapeString(partition.getType().getShape());
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Knob rules
+//===----------------------------------------------------------------------===//
+
+static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
+  int64_t numWarps =
+      kernel.getParamValue(kNumWarpsParam).value_or(getBlockSize(kernel) / 32);
+  if (numWarps < 1 || numWarps > 32)
+    return KnobFailure{llvm::formatv("num_warps = {0} is outside 1..32 (a CTA "
+                                     "has at most 1024 threads)",
+                                     numWarps),
+                       kernel.getLoc(), "in this kernel"};
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](MmaOp mma) {
+    if (!failure && mma.getImplKind() == MmaImpl::wgmma && numWarps % 4 != 0)
+      failure = KnobFailure{
+          llvm::formatv("num_warps = {0} is not a multiple of 4, which "
+                        "tile.mma with impl = wgmma needs (a warpgroup is 4 "
+                        "warps); use 4, 8, 12, ...",
+                        numWarps),
+          mma.getLoc(), "tile.mma with impl = wgmma"};
+  });
+  return failure;
+}
+
+/// True when `dim % width == 0` follows from a static extent or a
+/// `requires` fact of the form `dim % c == 0` with c a multiple of width.
+static bool provesMultiple(KernelOp kernel, StringRef dim, int64_t staticExtent,
+                           int64_t width) {
+  if (!ShapedType::isDynamic(staticExtent))
+    return staticExtent % width == 0;
+  ArrayAttr facts = kernel.getRequiresAttr();
+  if (!facts)
+    return false;
+  SymbolValues params;
+  if (DictionaryAttr dict = kernel.getParamsAttr())
+    for (NamedAttribute param : dict)
+      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
+        params[param.getName().str()] = value.getInt();
+  auto isMultiple = [&](const ShapeExpr &mod, const ShapeExpr &zero) {
+    if (zero.getKind() != ShapeExpr::Kind::Constant ||
+        zero.getConstant() != 0 || mod.getKind() != ShapeExpr::Kind::Mod)
+      return false;
+    const ShapeExpr &lhs = mod.getOperands()[0], &rhs = mod.getOperands()[1];
+    return lhs.getKind() == ShapeExpr::Kind::Symbol && lhs.getSymbol() == dim &&
+           rhs.getKind() == ShapeExpr::Kind::Constant &&
+           rhs.getConstant() > 0 && rhs.getConstant() % width == 0;
+  };
+  for (Attribute factAttr : facts) {
+    std::string error;
+    std::optional<ShapeFact> fact =
+        ShapeFact::parse(cast<StringAttr>(factAttr).str(), error);
+    if (!fact || fact->getRelation() != ShapeFact::Relation::EQ)
+      continue;
+    ShapeFact bound = fact->substitute(params);
+    if (isMultiple(bound.getLhs(), bound.getRhs()) ||
+        isMultiple(bound.getRhs(), bound.getLhs()))
+      return true;
+  }
+  return false;
+}
+
+static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
+  std::optional<int64_t> width = kernel.getParamValue(kVectorWidthParam);
+  if (!width)
+    return std::nullopt;
+  if (!llvm::is_contained({1, 2, 4, 8}, *width))
+    return KnobFailure{
+        llvm::formatv("vector_width = {0} is not 1, 2, 4 or 8", *width),
+        kernel.getLoc(), "in this kernel"};
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](PartitionOp partition) {
+    if (failure)
+      return;
+    PartitionType type = partition.getType();
+    if (type.getRank() == 0)
+      return;
+    int64_t bytes = byteWidth(type.getElementType());
+    if (*width * bytes > kMaxAccessBytes) {
+      failure = KnobFailure{
+          llvm::formatv("vector_width = {0} makes {1}-byte accesses to the "
+                        "{2} elements of {3}; the limit is {4} bytes, so at "
+                        "most {5} for this element type",
+                        *width, *width * bytes, type.getElementType(),
+                        describeSource(kernel, partition), kMaxAccessBytes,
+                        kMaxAccessBytes / bytes),
+          partition.getLoc(), "this partition"};
+      return;
+    }
+    int64_t inner = type.getShape().back();
+    if (inner % *width != 0) {
+      failure = KnobFailure{
+          llvm::formatv("vector_width = {0} does not divide the innermost "
+                        "tile size {1} of the partition of {2} ({3}); use a "
+                        "width that divides it or retile",
+                        *width, inner, describeSource(kernel, partition),
+                        describeTile(partition)),
+          partition.getLoc(), "this partition"};
+      return;
+    }
+    // Tile rows start at multiples of the innermost extent (every stride is
+    // one), so rows are width-aligned iff that extent is a multiple of width.
+    // Rank-1 partitions have a single row starting at the aligned base.
+    auto memref = cast<MemRefType>(partition.getSource().getType());
+    if (memref.getRank() < 2 || *width == 1)
+      return;
+    auto arg = dyn_cast<BlockArgument>(partition.getSource());
+    SmallVector<StringRef> dims;
+    if (arg && arg.getOwner()->getParentOp() == kernel.getOperation())
+      dims = kernel.getArgDimNames(arg.getArgNumber());
+    StringRef dim = dims.empty() ? StringRef() : dims.back();
+    if (!dim.empty() &&
+        provesMultiple(kernel, dim, memref.getShape().back(), *width))
+      return;
+    failure = KnobFailure{
+        llvm::formatv("vector_width = {0} needs the rows of {1} to be "
+                      "{2}-byte aligned, which holds only if {3} % {0} == 0; "
+                      "add \"{3} % {0} == 0\" to the kernel's requires (the "
+                      "runner checks it at launch) or use vector_width = 1",
+                      *width, describeSource(kernel, partition),
+                      *width * byteWidth(type.getElementType()),
+                      dim.empty() ? StringRef("its innermost dim") : dim),
+        partition.getLoc(), "this partition"};
+  });
+  return failure;
+}
+
+static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
+  std::optional<int64_t> groupM = kernel.getParamValue(kGroupMParam);
+  if (!groupM)
+    return std::nullopt;
+  if (*groupM < 1 || *groupM > kMaxKnobValue)
+    return KnobFailure{llvm::formatv("group_m = {0} is outside 1..{1}", *groupM,
+                                     kMaxKnobValue),
+                       kernel.getLoc(), "in this kernel"};
+  GridOp grid;
+  kernel.walk([&](GridOp op) { grid = op; });
+  size_t rank = grid ? grid.getGridDims().size() : 0;
+  if (rank != 2)
+    return KnobFailure{
+        llvm::formatv(
+            "group_m = {0} needs a 2-D grid but the tile.grid of @{1} "
+            "spans {2} dim{3}; grouped order only applies to 2-D "
+            "grids, so drop the raster op for this kernel",
+            *groupM, kernel.getSymName(), rank, rank == 1 ? "" : "s"),
+        grid ? grid.getLoc() : kernel.getLoc(), "the launch grid"};
+  int64_t badM = 0, badN = 0, badPid = 0;
+  if (!isBlockRemapBijective(groupedBlockRemap, *groupM, kRasterProofGrid, badM,
+                             badN, badPid))
+    return KnobFailure{
+        llvm::formatv("group_m = {0}: the grouped remap is not a bijection on "
+                      "a {1}x{2} grid (block {3} collides or leaves the grid)",
+                      *groupM, badM, badN, badPid),
+        grid.getLoc(), "the launch grid"};
+  return std::nullopt;
+}
+
+/// Shared memory for staging mma operands (double-buffered) and accumulator
+/// registers per thread; the lowering keeps both per CTA.
+static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
+  int64_t threads = getBlockSize(kernel);
+  int64_t sharedBytes = 0;
+  MmaOp firstMma;
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](MmaOp mma) {
+    if (failure)
+      return;
+    RankedTensorType a = mma.getA().getType(), b = mma.getB().getType(),
+                     acc = mma.getAcc().getType();
+    if (!firstMma)
+      firstMma = mma;
+    sharedBytes += (a.getNumElements() + b.getNumElements()) *
+                   byteWidth(a.getElementType()) * 2;
+    // 32-bit registers: two f16 accumulators share one, an f64 takes two.
+    int64_t accBits = acc.getNumElements() * acc.getElementTypeBitWidth();
+    int64_t registers = llvm::divideCeil(accBits, 32 * threads);
+    if (registers > kAccumulatorRegisterLimit)
+      failure = KnobFailure{
+          llvm::formatv("the tile.mma accumulator {0} {1} needs {2} registers "
+                        "per thread over {3} threads (num_warps = {4}); the "
+                        "limit is {5}: lower the M or N tile sizes or raise "
+                        "num_warps",
+                        shapeString(acc.getShape()), acc.getElementType(),
+                        registers, threads, threads / 32,
+                        kAccumulatorRegisterLimit),
+          mma.getLoc(), "this tile.mma"};
+  });
+  if (failure)
+    return failure;
+  if (sharedBytes > kSharedMemoryLimitBytes)
+    return KnobFailure{
+        llvm::formatv("the shared-memory estimate {0} bytes (tile.mma "
+                      "operands {1} and {2} {3}, double-buffered) exceeds the "
+                      "{4}-byte (227 KB) limit of one CTA; lower the mma tile "
+                      "sizes",
+                      sharedBytes,
+                      shapeString(firstMma.getA().getType().getShape()),
+                      shapeString(firstMma.getB().getType().getShape()),
+                      firstMma.getA().getType().getElementType(),
+                      kSharedMemoryLimitBytes),
+        firstMma.getLoc(), "operands of this tile.mma are staged"};
+  return std::nullopt;
+}
+
+std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkVectorWidth(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkRaster(kernel))
+    return failure;
+  return checkBudgets(kernel);
+}

@@ -1,0 +1,93 @@
+//===- KnobRules.h - Legality of tile kernel knobs --------------*- C++ -*-===//
+//
+// Private to the transform.tile.* ops: an undo log for in-place edits, the
+// retiling behind set_params (Retile.cpp) and the rules every stored knob
+// must satisfy (KnobRules.cpp). Each op edits a kernel through PayloadEdits,
+// then runs checkKnobs and verifyKernel and undoes everything on failure, so
+// a failing op leaves the kernel exactly as it found it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_LIB_DIALECT_TILE_TRANSFORMOPS_KNOBRULES_H
+#define KBENCH_LIB_DIALECT_TILE_TRANSFORMOPS_KNOBRULES_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+
+namespace kbench::transform {
+
+/// Params that have their own transform op (and their own rules).
+inline constexpr llvm::StringLiteral kNumWarpsParam = "num_warps";
+inline constexpr llvm::StringLiteral kVectorWidthParam = "vector_width";
+inline constexpr llvm::StringLiteral kGroupMParam = "group_m";
+
+/// Largest tile size or knob value the ops accept; keeps every estimate far
+/// from int64 overflow.
+inline constexpr int64_t kMaxKnobValue = 65536;
+/// Shared memory one CTA may use on sm_90a (227 KB).
+inline constexpr int64_t kSharedMemoryLimitBytes = 227 * 1024;
+/// Accumulator registers per thread before the lowering would spill.
+inline constexpr int64_t kAccumulatorRegisterLimit = 128;
+/// Widest global access one thread makes.
+inline constexpr int64_t kMaxAccessBytes = 16;
+/// Grids up to this many blocks per side are checked by transform.tile.raster.
+inline constexpr int64_t kRasterProofGrid = 32;
+
+/// Why a knob edit is illegal: a one-line message (without the transform op's
+/// name, which the caller prepends) and the payload location it concerns.
+struct KnobFailure {
+  std::string message;
+  mlir::Location where;
+  std::string note;
+};
+
+/// In-place edits of payload types and attributes, recorded so that they can
+/// be undone in reverse order. Edits keep every operation (and so every
+/// transform handle) alive.
+class PayloadEdits {
+public:
+  void setType(mlir::Value value, mlir::Type type);
+  void setAttr(mlir::Operation *op, mlir::StringAttr name,
+               mlir::Attribute value);
+  /// Restores every edited type and attribute.
+  void undo();
+
+private:
+  /// One edit: a type (`op` null) or an attribute (`old` null: was absent).
+  struct Edit {
+    mlir::Value value;
+    mlir::Type oldType;
+    mlir::Operation *op = nullptr;
+    mlir::StringAttr name;
+    mlir::Attribute old;
+  };
+  llvm::SmallVector<Edit> log;
+};
+
+/// Sets param `name` of `kernel` to `value` (adding it when absent).
+void setParam(tile::KernelOp kernel, llvm::StringRef name, int64_t value,
+              PayloadEdits &edits);
+
+/// Gives the params in `assignments` their new values and re-types every
+/// partition and tensor whose shape depends on them. Fails, without editing,
+/// when the shape rules tie a changed param to a different value: another
+/// param, a literal tile size, or an op whose tiles cannot be retiled.
+std::optional<KnobFailure>
+retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
+             PayloadEdits &edits);
+
+/// Verifies `kernel`, capturing instead of emitting the first error.
+std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);
+
+/// Checks every stored knob (num_warps, vector_width, group_m) and the
+/// shared-memory and register estimates of `kernel` as it is now.
+std::optional<KnobFailure> checkKnobs(tile::KernelOp kernel);
+
+} // namespace kbench::transform
+
+#endif // KBENCH_LIB_DIALECT_TILE_TRANSFORMOPS_KNOBRULES_H

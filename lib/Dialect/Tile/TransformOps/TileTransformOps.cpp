@@ -1,0 +1,384 @@
+//===- TileTransformOps.cpp - transform.tile.* knob ops -------------------===//
+//
+// Syntax, verifiers and apply() of the ops in TileTransformOps.td, plus the
+// extension that registers them. apply() resolves the target kernels and the
+// knob value, edits each kernel through PayloadEdits and then checks the
+// result (KnobRules.h); any failure undoes every edit and becomes a
+// silenceable error, so schedules can try alternatives and the payload is
+// never left invalid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
+
+#include "KnobRules.h"
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::transform;
+using kbench::tile::KernelOp;
+
+//===----------------------------------------------------------------------===//
+// Syntax: `{BM = 128, BN = %bn}` and `8` / `%w`
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseParamAssignments(
+    OpAsmParser &parser, ArrayAttr &names, DenseI64ArrayAttr &staticValues,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dynamicValues) {
+  Builder &builder = parser.getBuilder();
+  SmallVector<Attribute> nameAttrs;
+  SmallVector<int64_t> values;
+  auto parseAssignment = [&]() -> ParseResult {
+    std::string name;
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    if (parser.parseEqual())
+      return failure();
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+    if (isOperand.has_value()) {
+      if (failed(*isOperand))
+        return failure();
+      dynamicValues.push_back(operand);
+      values.push_back(ShapedType::kDynamic);
+    } else {
+      int64_t value;
+      if (parser.parseInteger(value))
+        return failure();
+      values.push_back(value);
+    }
+    nameAttrs.push_back(builder.getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces,
+                                     parseAssignment,
+                                     " in param assignments {BM = 128, ...}"))
+    return failure();
+  names = builder.getArrayAttr(nameAttrs);
+  staticValues = builder.getDenseI64ArrayAttr(values);
+  return success();
+}
+
+static void printParamAssignments(OpAsmPrinter &p, Operation *, ArrayAttr names,
+                                  DenseI64ArrayAttr staticValues,
+                                  OperandRange dynamicValues) {
+  p << '{';
+  auto dynamic = dynamicValues.begin();
+  llvm::interleaveComma(
+      llvm::zip(names, staticValues.asArrayRef()), p, [&](auto entry) {
+        p.printKeywordOrString(cast<StringAttr>(std::get<0>(entry)).getValue());
+        p << " = ";
+        if (ShapedType::isDynamic(std::get<1>(entry)))
+          p.printOperand(*dynamic++);
+        else
+          p << std::get<1>(entry);
+      });
+  p << '}';
+}
+
+static ParseResult
+parseKnobValue(OpAsmParser &parser, IntegerAttr &staticValue,
+               std::optional<OpAsmParser::UnresolvedOperand> &dynamicValue) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+  if (isOperand.has_value()) {
+    if (failed(*isOperand))
+      return failure();
+    dynamicValue = operand;
+    return success();
+  }
+  int64_t value;
+  if (parser.parseInteger(value))
+    return failure();
+  staticValue = parser.getBuilder().getI64IntegerAttr(value);
+  return success();
+}
+
+static void printKnobValue(OpAsmPrinter &p, Operation *,
+                           IntegerAttr staticValue, Value dynamicValue) {
+  if (dynamicValue)
+    p.printOperand(dynamicValue);
+  else
+    p << staticValue.getInt();
+}
+
+#define GET_OP_CLASSES
+#include "kbench/Dialect/Tile/TransformOps/TileTransformOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared apply() steps
+//===----------------------------------------------------------------------===//
+
+/// The distinct tile.kernels that `target`'s payload ops are or lie in.
+static DiagnosedSilenceableFailure
+collectKernels(Operation *op, Value target,
+               mlir::transform::TransformState &state,
+               SmallVectorImpl<KernelOp> &kernels) {
+  for (Operation *payload : state.getPayloadOps(target)) {
+    auto kernel = dyn_cast<KernelOp>(payload);
+    if (!kernel)
+      kernel = payload->getParentOfType<KernelOp>();
+    if (!kernel) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(op->getLoc())
+          << op->getName() << ": target " << payload->getName()
+          << " is neither a tile.kernel nor inside one; match kernels with "
+             "transform.structured.match ops{[\"tile.kernel\"]} in %root";
+      diag.attachNote(payload->getLoc()) << "target payload op";
+      return diag;
+    }
+    if (!llvm::is_contained(kernels, kernel))
+      kernels.push_back(kernel);
+  }
+  if (kernels.empty())
+    return emitSilenceableFailure(op->getLoc())
+           << op->getName()
+           << ": the target handle is empty, so the schedule matched no "
+              "tile.kernel; check the match (ops{[\"tile.kernel\"]}, or "
+              "attributes{tile.tag = ...} on an op of the kernel)";
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The single integer a `!transform.param<i64>` knob operand holds.
+static DiagnosedSilenceableFailure
+resolveKnob(Operation *op, Value param, StringRef knob,
+            mlir::transform::TransformState &state, int64_t &value) {
+  ArrayRef<Attribute> values = state.getParams(param);
+  if (values.size() != 1)
+    return emitSilenceableFailure(op->getLoc())
+           << op->getName() << ": the value of " << knob
+           << " is a param holding " << values.size()
+           << " values; pass exactly one (a transform.tune.knob with "
+              "`= V from options`, or a single transform.param.constant)";
+  value = cast<IntegerAttr>(values.front()).getInt();
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// Runs `edit` on every kernel, then checks every knob rule and verifies it.
+/// The first failure undoes the edits of all kernels.
+static DiagnosedSilenceableFailure editKernels(
+    Operation *op, ArrayRef<KernelOp> kernels,
+    llvm::function_ref<std::optional<KnobFailure>(KernelOp, PayloadEdits &)>
+        edit) {
+  PayloadEdits edits;
+  for (KernelOp kernel : kernels) {
+    std::optional<KnobFailure> failure = edit(kernel, edits);
+    // Knob rules first: they name the knob (num_warps = 0 would otherwise
+    // surface as the kernel verifier's generic "must be positive").
+    if (!failure)
+      failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
+    if (!failure)
+      continue;
+    edits.undo();
+    DiagnosedSilenceableFailure diag = emitSilenceableFailure(op->getLoc())
+                                       << op->getName() << ": "
+                                       << failure->message;
+    diag.attachNote(failure->where) << failure->note;
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// apply() of the ops that store one knob param.
+static DiagnosedSilenceableFailure
+applyKnob(Operation *op, Value target, std::optional<int64_t> staticValue,
+          Value dynamicValue, StringRef param,
+          mlir::transform::TransformState &state) {
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(op, target, state, kernels);
+  if (!found.succeeded())
+    return found;
+  int64_t value = staticValue.value_or(0);
+  if (dynamicValue) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(op, dynamicValue, param, state, value);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  // The knob's own rules (range, ...) live in checkKnobs, which every op runs
+  // after its edit.
+  return editKernels(op, kernels, [&](KernelOp kernel, PayloadEdits &edits) {
+    setParam(kernel, param, value, edits);
+    return std::optional<KnobFailure>();
+  });
+}
+
+static void readTargetsAndModifyPayload(
+    Operation *op, SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  mlir::transform::onlyReadsHandle(op->getOpOperands(), effects);
+  mlir::transform::modifiesPayload(effects);
+}
+
+static LogicalResult verifyKnobOperands(Operation *op, IntegerAttr staticValue,
+                                        Value dynamicValue) {
+  if (static_cast<bool>(staticValue) == static_cast<bool>(dynamicValue))
+    return op->emitOpError("needs exactly one value: an integer or a "
+                           "!transform.param<i64>");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SetParamsOp
+//===----------------------------------------------------------------------===//
+
+/// The op that owns knob param `name`, or "" for a tile-size param.
+static StringRef knobOpFor(StringRef name) {
+  if (name == kNumWarpsParam)
+    return "transform.tile.set_num_warps";
+  if (name == kVectorWidthParam)
+    return "transform.tile.vector_width";
+  if (name == kGroupMParam)
+    return "transform.tile.raster %k group_m";
+  return "";
+}
+
+LogicalResult SetParamsOp::verify() {
+  if (getNames().size() != getStaticValues().size())
+    return emitOpError("has ") << getNames().size() << " names but "
+                               << getStaticValues().size() << " values";
+  if (getNames().empty())
+    return emitOpError("sets no params; write {BM = 128, ...}");
+  int64_t dynamicCount = llvm::count_if(
+      getStaticValues(), [](int64_t v) { return ShapedType::isDynamic(v); });
+  if (dynamicCount != static_cast<int64_t>(getDynamicValues().size()))
+    return emitOpError("marks ") << dynamicCount << " values as params but has "
+                                 << getDynamicValues().size() << " operands";
+  llvm::StringSet<> seen;
+  for (Attribute name : getNames())
+    if (!seen.insert(cast<StringAttr>(name).getValue()).second)
+      return emitOpError("sets ") << name << " twice";
+  return success();
+}
+
+void SetParamsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+SetParamsOp::apply(mlir::transform::TransformRewriter &,
+                   mlir::transform::TransformResults &,
+                   mlir::transform::TransformState &state) {
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded())
+    return found;
+
+  SmallVector<std::pair<StringRef, int64_t>> assignments;
+  auto dynamic = getDynamicValues().begin();
+  for (auto [nameAttr, staticValue] :
+       llvm::zip(getNames(), getStaticValues())) {
+    StringRef name = cast<StringAttr>(nameAttr).getValue();
+    int64_t value = staticValue;
+    if (ShapedType::isDynamic(staticValue)) {
+      DiagnosedSilenceableFailure resolved =
+          resolveKnob(*this, *dynamic++, name, state, value);
+      if (!resolved.succeeded())
+        return resolved;
+    }
+    assignments.push_back({name, value});
+  }
+
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        llvm::StringMap<int64_t> values;
+        for (auto [name, value] : assignments) {
+          if (StringRef op = knobOpFor(name); !op.empty())
+            return KnobFailure{(name +
+                                " has its own op with its own checks; use " +
+                                op + " instead")
+                                   .str(),
+                               kernel.getLoc(), "in this kernel"};
+          if (!kernel.getParamValue(name)) {
+            std::string declared;
+            llvm::raw_string_ostream os(declared);
+            if (DictionaryAttr params = kernel.getParamsAttr())
+              llvm::interleaveComma(params, os, [&](NamedAttribute param) {
+                os << param.getName().getValue();
+              });
+            return KnobFailure{
+                ("@" + kernel.getSymName() + " has no param '" + name +
+                 "' (its params: " + (declared.empty() ? "none" : declared) +
+                 "); declare it in the kernel's params {...} or "
+                 "set one of these")
+                    .str(),
+                kernel.getLoc(), "this kernel"};
+          }
+          if (value < 1 || value > kMaxKnobValue)
+            return KnobFailure{(name + " = " + Twine(value) +
+                                " is outside 1.." + Twine(kMaxKnobValue) +
+                                "; tile sizes are positive")
+                                   .str(),
+                               kernel.getLoc(), "in this kernel"};
+          values[name] = value;
+        }
+        return retileKernel(kernel, values, edits);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// SetNumWarpsOp, VectorWidthOp, RasterOp
+//===----------------------------------------------------------------------===//
+
+#define KBENCH_KNOB_OP(OpClass, param)                                         \
+  LogicalResult OpClass::verify() {                                            \
+    return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue()); \
+  }                                                                            \
+  void OpClass::getEffects(                                                    \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    readTargetsAndModifyPayload(*this, effects);                               \
+  }                                                                            \
+  DiagnosedSilenceableFailure OpClass::apply(                                  \
+      mlir::transform::TransformRewriter &,                                    \
+      mlir::transform::TransformResults &,                                     \
+      mlir::transform::TransformState &state) {                                \
+    return applyKnob(*this, getTarget(), getStaticValue(), getDynamicValue(),  \
+                     param, state);                                            \
+  }
+
+KBENCH_KNOB_OP(SetNumWarpsOp, kNumWarpsParam)
+KBENCH_KNOB_OP(VectorWidthOp, kVectorWidthParam)
+KBENCH_KNOB_OP(RasterOp, kGroupMParam)
+
+#undef KBENCH_KNOB_OP
+
+//===----------------------------------------------------------------------===//
+// Extension
+//===----------------------------------------------------------------------===//
+
+namespace {
+class TileTransformExtension
+    : public mlir::transform::TransformDialectExtension<
+          TileTransformExtension> {
+public:
+  // The fallback TypeID (by name) is not valid for a class in an anonymous
+  // namespace, and Debian's NDEBUG libMLIR would not catch the clash.
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileTransformExtension)
+
+  using Base::Base;
+
+  void init() {
+    declareDependentDialect<tile::TileDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "kbench/Dialect/Tile/TransformOps/TileTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void kbench::transform::registerTileTransformExtension(
+    DialectRegistry &registry) {
+  registry.addExtensions<TileTransformExtension>();
+}

@@ -1,0 +1,260 @@
+//===- CompilePipeline.cpp - From a task folder to a bundle ---------------===//
+//
+//   kernel.mlir --parse--> tile IR --schedule--> scheduled tile IR
+//     --tile-verify--> proved | refuted(witness) | unsupported
+//     --hash--> cache hit? copy the cached bundle
+//     --backend--> kernel.so (host) | kernel.ptx + kernel.cubin (sm_90a)
+//     --manifest--> manifest.json
+//
+// The bundle is assembled in a temporary folder next to the output and moved
+// into place only when every stage succeeded, so a failed compile never
+// leaves a partial bundle behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Driver/CompilePipeline.h"
+
+#include "Stages.h"
+#include "kbench/Target/Bundle/Manifest.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace kbench::driver {
+
+const char *compilerVersion() { return "0.1.0 (MLIR " LLVM_VERSION_STRING ")"; }
+
+std::string defaultCacheDir() {
+  if (std::optional<std::string> dir = llvm::sys::Process::GetEnv("KBENCH_CACHE_DIR"))
+    return *dir;
+  SmallString<256> dir;
+  if (std::optional<std::string> xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"))
+    dir = *xdg;
+  else if (!path::home_directory(dir))
+    return "";
+  else
+    path::append(dir, ".cache");
+  path::append(dir, "kbench");
+  return dir.str().str();
+}
+
+llvm::json::Object StageTimes::toJSON() const {
+  return llvm::json::Object{{"parse", parse},   {"schedule", schedule},
+                            {"verify", verify}, {"lower", lower},
+                            {"assemble", assemble}};
+}
+
+namespace {
+/// Measures one stage into a StageTimes field.
+class StageTimer {
+public:
+  explicit StageTimer(double &out)
+      : out(out), start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    out += std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  }
+
+private:
+  double &out;
+  std::chrono::steady_clock::time_point start;
+};
+} // namespace
+
+static LogicalResult copyFolder(StringRef from, StringRef to) {
+  if (fs::create_directories(to))
+    return failure();
+  std::error_code ec;
+  for (fs::directory_iterator it(from, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    SmallString<256> target(to);
+    path::append(target, path::filename(it->path()));
+    if (fs::copy_file(it->path(), target))
+      return failure();
+  }
+  return failure(bool(ec));
+}
+
+static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &manifest) {
+  SmallString<256> file(dir);
+  path::append(file, "manifest.json");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file, ec);
+  if (ec)
+    return failure();
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object(manifest)))
+     << "\n";
+  return success();
+}
+
+static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
+  SmallString<256> file(dir);
+  path::append(file, "manifest.json");
+  auto buffer = llvm::MemoryBuffer::getFile(file);
+  if (!buffer)
+    return failure();
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse((*buffer)->getBuffer());
+  if (!value || !value->getAsObject()) {
+    llvm::consumeError(value.takeError());
+    return failure();
+  }
+  return *value->getAsObject();
+}
+
+LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
+                          DiagnosticCollector &diagnostics,
+                          CompileResult &result) {
+  auto error = [&](const Twine &where, const Twine &message) {
+    diagnostics.add("error", where.str(), message.str());
+    return failure();
+  };
+  if (options.target != "sm_90a" && options.target != "host")
+    return error("", "unknown target '" + options.target +
+                         "'; expected sm_90a or host");
+  if (options.outputDir.empty())
+    return error("", "no output folder; pass -o DIR");
+
+  std::string kernelPath = options.kernelPath;
+  if (kernelPath.empty()) {
+    SmallString<256> p(options.taskDir);
+    path::append(p, "kernel.mlir");
+    kernelPath = p.str().str();
+  }
+  std::string schedulePath = options.schedulePath;
+  if (schedulePath.empty()) {
+    SmallString<256> p(options.taskDir);
+    path::append(p, "schedules", "default.mlir");
+    if (fs::exists(p))
+      schedulePath = p.str().str();
+  } else if (schedulePath == "none") {
+    schedulePath.clear();
+  }
+
+  std::string taskError;
+  FailureOr<TaskSignature> task = readTaskSignature(options.taskDir, taskError);
+  if (failed(task))
+    return error("", taskError);
+
+  // Parse.
+  OwningOpRef<ModuleOp> module;
+  {
+    StageTimer timer(result.times.parse);
+    if (!fs::exists(kernelPath))
+      return error(kernelPath, "no such kernel file");
+    llvm::SourceMgr sourceMgr;
+    module = parseSourceFile<ModuleOp>(kernelPath, sourceMgr,
+                                       ParserConfig(&context));
+    if (!module)
+      return failure();
+  }
+
+  // Schedule.
+  if (!schedulePath.empty()) {
+    StageTimer timer(result.times.schedule);
+    if (!fs::exists(schedulePath))
+      return error(schedulePath, "no such schedule file");
+    if (failed(applyScheduleStage(*module, schedulePath)))
+      return failure();
+    if (failed(mlir::verify(*module)))
+      return error(schedulePath, "the schedule left invalid IR");
+  }
+
+  // Verify.
+  if (options.verify) {
+    StageTimer timer(result.times.verify);
+    if (failed(verifyStage(*module, result.verification)))
+      return failure();
+  }
+
+  FailureOr<llvm::json::Object> manifest =
+      buildManifest(*module, *task, options.target);
+  if (failed(manifest))
+    return failure();
+  std::string salt = std::string(compilerVersion()) + "|" + options.target +
+                     (options.verify ? "|verified" : "|unverified");
+  std::string hash = hashModule(*module, salt);
+  (*manifest)["compiler"] = llvm::json::Object{{"name", "kbench"},
+                                               {"version", compilerVersion()}};
+  (*manifest)["ir_hash"] = hash;
+  (*manifest)["verification"] = options.verify ? "proved" : "skipped";
+
+  // Assemble the bundle next to its destination, then move it into place.
+  SmallString<256> staging(options.outputDir);
+  staging += ".partial-" + std::to_string(llvm::sys::Process::getProcessId());
+  fs::remove_directories(staging);
+  auto cleanup = llvm::make_scope_exit([&] { fs::remove_directories(staging); });
+
+  SmallString<256> cached;
+  if (!options.cacheDir.empty()) {
+    cached = options.cacheDir;
+    path::append(cached, hash);
+  }
+  if (!cached.empty() && fs::exists(cached)) {
+    FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);
+    if (succeeded(cachedManifest) && succeeded(copyFolder(cached, staging))) {
+      result.cacheHit = true;
+      *manifest = std::move(*cachedManifest);
+    } else {
+      fs::remove_directories(staging);
+    }
+  }
+
+  if (!result.cacheHit) {
+    if (fs::create_directories(staging))
+      return error(staging, "cannot create the bundle folder");
+    LogicalResult lowered =
+        options.target == "host"
+            ? hostBackendStage(*module, staging, *manifest, result.times)
+            : gpuBackendStage(*module, staging, *manifest, result.times);
+    if (failed(lowered))
+      return failure();
+    if (failed(writeManifest(staging, *manifest)))
+      return error(staging, "cannot write manifest.json");
+    if (!cached.empty()) {
+      // A cache that cannot be written is not an error; the bundle is.
+      SmallString<256> cacheStaging(cached);
+      cacheStaging += ".partial";
+      fs::remove_directories(cacheStaging);
+      if (succeeded(copyFolder(staging, cacheStaging)) &&
+          fs::rename(cacheStaging, cached))
+        fs::remove_directories(cacheStaging);
+    }
+  }
+
+  // Replace an earlier bundle, never a folder that holds something else.
+  if (fs::exists(options.outputDir)) {
+    SmallString<256> oldManifest(options.outputDir);
+    path::append(oldManifest, "manifest.json");
+    std::error_code ec;
+    bool empty = fs::directory_iterator(options.outputDir, ec) ==
+                 fs::directory_iterator();
+    if (!empty && !fs::exists(oldManifest))
+      return error(options.outputDir,
+                   "output folder exists and is not a bundle; choose another -o");
+    fs::remove_directories(options.outputDir);
+  }
+  if (std::error_code ec = fs::rename(staging, options.outputDir))
+    return error(options.outputDir, "cannot move the bundle into place: " +
+                                        ec.message());
+  result.manifest = std::move(*manifest);
+  return success();
+}
+
+} // namespace kbench::driver

@@ -1,0 +1,109 @@
+//===- Stages.cpp - The compile stages behind CompilePipeline -------------===//
+//
+// Adapters from the pipeline to the libraries that do the work. Each stage
+// reports through the module's diagnostic engine, which the CLI collects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+
+#include "kbench/Analysis/Verification.h"
+#include "kbench/Dialect/Tile/TransformOps/Schedule.h"
+#include "kbench/Target/GPU/GPUBackend.h"
+#include "kbench/Target/Host/HostSharedObject.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace path = llvm::sys::path;
+
+namespace kbench::driver {
+
+LogicalResult applyScheduleStage(ModuleOp module, StringRef schedulePath) {
+  return applySchedule(module, schedulePath);
+}
+
+LogicalResult verifyStage(ModuleOp module, llvm::json::Value &report) {
+  VerificationResult result = verifyKernels(module, VerifyOptions());
+  report = result.toJSON();
+  if (result.getStatus() == CheckStatus::Proved)
+    return success();
+  // One error per finding, at its op, with the witness in words.
+  (void)emitDiagnostics(result);
+  return failure();
+}
+
+LogicalResult hostBackendStage(ModuleOp module, StringRef bundleDir,
+                               llvm::json::Object &manifest, StageTimes &times) {
+  SmallString<256> output(bundleDir);
+  path::append(output, "kernel.so");
+  std::string log;
+  HostBuildTimings timings;
+  LogicalResult built =
+      buildHostSharedObject(module, output, log, HostBuildOptions(), &timings);
+  times.lower += timings.lowering * 1e3;
+  times.assemble += (timings.llvm + timings.link) * 1e3;
+  if (failed(built))
+    return module.emitError("host target: ") << log;
+  return success();
+}
+
+/// The manifest's kernel entry named `symbol`.
+static llvm::json::Object *findKernel(llvm::json::Object &manifest,
+                                      StringRef symbol) {
+  llvm::json::Array *kernels = manifest.getArray("kernels");
+  for (llvm::json::Value &entry : *kernels)
+    if (llvm::json::Object *kernel = entry.getAsObject())
+      if (kernel->getString("symbol") == symbol)
+        return kernel;
+  return nullptr;
+}
+
+LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
+                              llvm::json::Object &manifest, StageTimes &times) {
+  FailureOr<GpuCompileResult> compiled = compileToPtx(module);
+  if (failed(compiled))
+    return failure();
+  times.lower += (compiled->loweringSeconds + compiled->ptxSeconds) * 1e3;
+
+  SmallString<256> ptxPath(bundleDir), cubinPath(bundleDir);
+  path::append(ptxPath, "kernel.ptx");
+  path::append(cubinPath, "kernel.cubin");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxPath, ec);
+    if (ec)
+      return module.emitError("cannot write ") << ptxPath << ": " << ec.message();
+    os << compiled->ptx;
+  }
+  std::string error;
+  FailureOr<PtxasReport> ptxas =
+      runPtxas(compiled->ptx, cubinPath, PtxasOptions(), error);
+  if (failed(ptxas))
+    return module.emitError("ptxas rejected the PTX: ") << error;
+  times.assemble += ptxas->seconds * 1e3;
+
+  for (const GpuKernelInfo &info : compiled->kernels) {
+    llvm::json::Object *kernel = findKernel(manifest, info.symbol);
+    if (!kernel)
+      return module.emitError("the GPU backend produced kernel '")
+             << info.symbol << "', which the manifest does not list";
+    (*kernel)["block"] =
+        llvm::json::Array{info.block[0], info.block[1], info.block[2]};
+    (*kernel)["dynamic_shared_memory"] = info.dynamicSharedMemory;
+    for (const PtxasKernelReport &resources : ptxas->kernels)
+      if (resources.symbol == info.symbol)
+        (*kernel)["resources"] =
+            llvm::json::Object{{"registers", resources.registers},
+                               {"spill_stores", resources.spillStores},
+                               {"spill_loads", resources.spillLoads},
+                               {"stack_frame", resources.stackFrame},
+                               {"shared_memory", resources.sharedMemory}};
+  }
+  return success();
+}
+
+} // namespace kbench::driver

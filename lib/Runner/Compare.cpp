@@ -1,0 +1,244 @@
+//===- Compare.cpp - Tolerance checks, poison and verdict text ------------===//
+//
+// All comparisons are a handful of ATen ops in fp64 on the tensors' device,
+// with one host sync per statistic; the element loop never runs on the CPU
+// for GPU tensors, which keeps a candidate's check well under a second.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Runner/Compare.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace kbench::runner {
+
+const char *verdictName(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::Pass:
+    return "pass";
+  case Verdict::Skipped:
+    return "skipped";
+  case Verdict::Unwritten:
+    return "unwritten";
+  case Verdict::InputModified:
+    return "input_modified";
+  case Verdict::NonFinite:
+    return "nonfinite";
+  case Verdict::Mismatch:
+    return "mismatch";
+  case Verdict::Nondeterministic:
+    return "nondeterministic";
+  case Verdict::Unrefereeable:
+    return "unrefereeable";
+  case Verdict::RequiresViolated:
+    return "requires_violated";
+  case Verdict::Crash:
+    return "crash";
+  case Verdict::Timeout:
+    return "timeout";
+  case Verdict::Fault:
+    return "fault";
+  case Verdict::Error:
+    return "error";
+  }
+  return "error";
+}
+
+bool isFailure(Verdict verdict) {
+  return verdict != Verdict::Pass && verdict != Verdict::Skipped;
+}
+
+bool isUnrefereeable(Tolerance tol, double rmsRef) { return tol.atol >= 0.1 * rmsRef; }
+
+namespace {
+
+/// The poison's integer view and bit pattern for a dtype.
+std::pair<at::ScalarType, int64_t> poisonPattern(at::ScalarType type) {
+  switch (type) {
+  case at::kFloat:
+    return {at::kInt, 0x7FC5EED5};
+  case at::kDouble:
+    return {at::kLong, 0x7FF8BAD05EED5EEDLL};
+  case at::kHalf:
+    return {at::kShort, 0x7E5B};
+  case at::kBFloat16:
+    return {at::kShort, 0x7FCB};
+  case at::kBool:
+  case at::kByte:
+  case at::kChar:
+    return {at::kByte, 0x5A};
+  case at::kShort:
+    return {at::kShort, 0x5A5A};
+  case at::kInt:
+    return {at::kInt, 0x5A5A5A5A};
+  default:
+    return {at::kLong, 0x5A5A5A5A5A5A5A5ALL};
+  }
+}
+
+at::Tensor bits(const at::Tensor &t) {
+  auto [view, pattern] = poisonPattern(t.scalar_type());
+  (void)pattern;
+  return t.contiguous().view(view);
+}
+
+std::vector<int64_t> unravel(int64_t flat, at::IntArrayRef sizes) {
+  std::vector<int64_t> index(sizes.size());
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    index[d] = flat % sizes[d];
+    flat /= sizes[d];
+  }
+  return index;
+}
+
+std::string number(double v) {
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+std::string boxString(const std::vector<std::pair<int64_t, int64_t>> &box) {
+  std::string s = "[";
+  for (size_t i = 0; i < box.size(); ++i) {
+    s += i ? ", " : "";
+    s += std::to_string(box[i].first);
+    if (box[i].second != box[i].first)
+      s += ".." + std::to_string(box[i].second);
+  }
+  return s + "]";
+}
+
+} // namespace
+
+std::string indexString(const std::vector<int64_t> &index) {
+  std::string s = "[";
+  for (size_t i = 0; i < index.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(index[i]);
+  return s + "]";
+}
+
+void poison(const at::Tensor &t) {
+  auto [view, pattern] = poisonPattern(t.scalar_type());
+  t.view(view).fill_(pattern);
+}
+
+ErrorStats compareTensors(const at::Tensor &out, const at::Tensor &ref, Tolerance tol,
+                          bool poisonCheck) {
+  ErrorStats s;
+  at::NoGradGuard noGrad;
+  at::Tensor o = out.detach().to(at::kDouble);
+  at::Tensor r = ref.detach().to(at::kDouble);
+  s.count = o.numel();
+  if (s.count == 0)
+    return s;
+  at::Tensor diff = (o - r).abs();
+  at::Tensor bound = r.abs() * tol.rtol + tol.atol;
+  // NaN compares false, so NaN in either tensor lands in `bad`.
+  at::Tensor badMask = (diff <= bound).logical_not();
+  s.bad = badMask.sum().item<int64_t>();
+  s.refFinite = at::isfinite(r).all().item<bool>();
+  s.rmsRef = std::sqrt((r * r).mean().item<double>());
+
+  at::Tensor finiteOut = at::isfinite(o);
+  s.nonFinite = finiteOut.logical_not().sum().item<int64_t>();
+  if (poisonCheck) {
+    auto [view, pattern] = poisonPattern(out.scalar_type());
+    (void)view;
+    at::Tensor poisoned = bits(out) == pattern;
+    // An integer reference may legitimately equal the pattern.
+    if (!at::isFloatingType(out.scalar_type()))
+      poisoned = poisoned.logical_and(bits(ref) != pattern);
+    s.poisoned = poisoned.sum().item<int64_t>();
+    if (at::isFloatingType(out.scalar_type()))
+      s.nonFinite -= s.poisoned;
+  }
+
+  at::Tensor finiteDiff = at::isfinite(diff);
+  s.maxAbs = diff.masked_fill(finiteDiff.logical_not(), 0.0).max().item<double>();
+  at::Tensor relMask = (r.abs() > tol.atol).logical_and(finiteDiff);
+  at::Tensor rel = diff / r.abs().clamp_min(std::numeric_limits<double>::min());
+  s.maxRel = rel.masked_fill(relMask.logical_not(), 0.0).max().item<double>();
+
+  // Worst element: the largest excess over the bound; a non-finite difference
+  // is worse than any finite one.
+  at::Tensor excess = (diff - bound).masked_fill(finiteDiff.logical_not(),
+                                                 std::numeric_limits<double>::infinity());
+  int64_t flat = excess.flatten().argmax().item<int64_t>();
+  s.worst = unravel(flat, o.sizes());
+  s.worstGot = o.flatten()[flat].item<double>();
+  s.worstExpected = r.flatten()[flat].item<double>();
+
+  if (s.bad > 0 && o.dim() > 0) {
+    for (int64_t d = 0; d < o.dim(); ++d) {
+      at::Tensor along = badMask.movedim(d, 0).reshape({o.size(d), -1}).any(1);
+      at::Tensor where = along.nonzero().flatten();
+      s.badBox.emplace_back(where[0].item<int64_t>(), where[-1].item<int64_t>());
+    }
+  }
+  return s;
+}
+
+std::string describeFailure(const std::string &output, const ErrorStats &s, Tolerance tol) {
+  std::ostringstream os;
+  os << "output '" << output << "': ";
+  std::string where = s.badBox.empty() ? "" : " in " + boxString(s.badBox);
+  std::string worst = "worst " + indexString(s.worst) + ": got " + number(s.worstGot) +
+                      ", expected " + number(s.worstExpected);
+  if (s.poisoned > 0) {
+    os << s.poisoned << " of " << s.count
+       << " elements still hold the NaN poison: never written by the kernel" << where;
+    return os.str();
+  }
+  if (s.nonFinite > 0) {
+    os << s.nonFinite << " of " << s.count << " elements are NaN or Inf where the reference "
+       << "is finite" << where << "; " << worst;
+    return os.str();
+  }
+  os << s.bad << " of " << s.count << " elements outside |out - ref| <= " << number(tol.atol)
+     << " + " << number(tol.rtol) << " * |ref|" << where << "; " << worst
+     << " (max abs err " << number(s.maxAbs) << ", max rel err " << number(s.maxRel) << ")";
+  return os.str();
+}
+
+nlohmann::json toJson(const ErrorStats &s) {
+  nlohmann::json j = {{"elements", s.count},
+                      {"bad", s.bad},
+                      {"max_abs_err", s.maxAbs},
+                      {"max_rel_err", s.maxRel},
+                      {"worst_index", s.worst},
+                      {"worst_got", std::isfinite(s.worstGot) ? nlohmann::json(s.worstGot)
+                                                              : nlohmann::json("nan/inf")},
+                      {"worst_expected", s.worstExpected},
+                      {"rms_ref", s.rmsRef}};
+  if (s.poisoned)
+    j["unwritten"] = s.poisoned;
+  if (s.nonFinite)
+    j["nonfinite"] = s.nonFinite;
+  if (!s.badBox.empty()) {
+    nlohmann::json box = nlohmann::json::array();
+    for (auto [lo, hi] : s.badBox)
+      box.push_back({lo, hi});
+    j["bad_box"] = box;
+  }
+  return j;
+}
+
+std::optional<std::pair<std::vector<int64_t>, int64_t>> bitwiseDifference(const at::Tensor &a,
+                                                                           const at::Tensor &b) {
+  at::Tensor ba = bits(a), bb = bits(b);
+  if (ba.sizes() != bb.sizes())
+    return std::make_pair(std::vector<int64_t>{}, a.numel());
+  at::Tensor differ = ba != bb;
+  int64_t count = differ.sum().item<int64_t>();
+  if (count == 0)
+    return std::nullopt;
+  int64_t flat = differ.flatten().to(at::kByte).argmax().item<int64_t>();
+  return std::make_pair(unravel(flat, a.sizes()), count);
+}
+
+} // namespace kbench::runner

@@ -1,0 +1,210 @@
+//===- Timing.cpp - CUDA-event timing and calibration ---------------------===//
+//
+// Everything here runs on stream 0: cuLaunchKernel(hStream = 0), driver
+// events and memsets on stream 0, and LibTorch eager ops on its default
+// stream, which is the legacy default stream. So one event pair brackets a
+// candidate's launch sequence or a baseline's ops alike, and the flush before
+// each run is ordered before it without a host sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Runner/Timing.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kbench::runner {
+
+TimingStats summarize(std::vector<double> samples) {
+  TimingStats s;
+  s.n = static_cast<int>(samples.size());
+  if (samples.empty())
+    return s;
+  std::sort(samples.begin(), samples.end());
+  auto quantile = [&](double p) {
+    double pos = p * (samples.size() - 1);
+    size_t lo = static_cast<size_t>(std::floor(pos));
+    size_t hi = std::min(lo + 1, samples.size() - 1);
+    return samples[lo] + (pos - lo) * (samples[hi] - samples[lo]);
+  };
+  s.median = quantile(0.5);
+  s.q1 = quantile(0.25);
+  s.q3 = quantile(0.75);
+  s.min = samples.front();
+  double sum = 0;
+  for (double v : samples)
+    sum += v;
+  s.mean = sum / samples.size();
+  return s;
+}
+
+nlohmann::json toJson(const TimingStats &s) {
+  return {{"median_us", s.median}, {"iqr_us", s.q3 - s.q1}, {"q1_us", s.q1},
+          {"q3_us", s.q3},         {"min_us", s.min},       {"mean_us", s.mean},
+          {"n", s.n}};
+}
+
+namespace {
+
+/// Events of one batch, created once and reused.
+class EventPool {
+public:
+  EventPool(CudaDriver &cu, size_t count) : cu(cu) {
+    for (size_t i = 0; i < count; ++i)
+      events.push_back(cu.createEvent());
+  }
+  ~EventPool() {
+    for (CudaDriver::Event e : events)
+      cu.destroyEvent(e);
+  }
+  CudaDriver::Event operator[](size_t i) const { return events[i]; }
+
+private:
+  CudaDriver &cu;
+  std::vector<CudaDriver::Event> events;
+};
+
+void flushL2(CudaDriver &cu, const at::Tensor &flush, unsigned value) {
+  cu.memsetD32(flush.data_ptr(), value, static_cast<size_t>(flush.numel()));
+}
+
+double elapsedUs(CudaDriver &cu, CudaDriver::Event start, CudaDriver::Event end) {
+  return static_cast<double>(cu.elapsedMs(start, end)) * 1e3;
+}
+
+/// Median time of `fn` over `reps` runs, each after a flush (microseconds).
+double probe(CudaDriver &cu, const std::function<void()> &fn, const at::Tensor &flush,
+             int reps) {
+  EventPool ev(cu, 2 * reps);
+  for (int i = 0; i < reps; ++i) {
+    flushL2(cu, flush, i);
+    cu.record(ev[2 * i]);
+    fn();
+    cu.record(ev[2 * i + 1]);
+  }
+  cu.synchronize("synchronizing after the timing probe");
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i)
+    t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
+  return summarize(t).median;
+}
+
+} // namespace
+
+nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
+                               const at::Tensor &flush, const TimingProtocol &p) {
+  const size_t k = contestants.size();
+  for (int w = 0; w < p.warmup; ++w)
+    for (const Contestant &c : contestants) {
+      flushL2(cu, flush, w);
+      c.run();
+    }
+  cu.synchronize("synchronizing after warmup");
+
+  double estimate = probe(cu, contestants[0].run, flush, p.probe);
+  int reps = p.maxReps;
+  if (estimate > 0)
+    reps = static_cast<int>(std::ceil(p.minSeconds * 1e6 / estimate));
+  reps = std::clamp(reps, p.minReps, p.maxReps);
+
+  std::vector<std::vector<double>> samples(k);
+  EventPool ev(cu, 2 * k * p.batch);
+  for (int done = 0; done < reps;) {
+    int batch = std::min(p.batch, reps - done);
+    for (int r = 0; r < batch; ++r) {
+      for (size_t j = 0; j < k; ++j) {
+        size_t c = (j + done + r) % k; // rotate the order every round
+        size_t slot = 2 * (r * k + c);
+        flushL2(cu, flush, static_cast<unsigned>(done + r));
+        cu.record(ev[slot]);
+        contestants[c].run();
+        cu.record(ev[slot + 1]);
+      }
+    }
+    cu.synchronize("synchronizing after timed runs");
+    for (int r = 0; r < batch; ++r)
+      for (size_t c = 0; c < k; ++c) {
+        size_t slot = 2 * (r * k + c);
+        samples[c].push_back(elapsedUs(cu, ev[slot], ev[slot + 1]));
+      }
+    done += batch;
+  }
+
+  nlohmann::json result = {{"reps", reps},
+                           {"warmup", p.warmup},
+                           {"probe_median_us", estimate},
+                           {"flush_bytes", flush.numel() * 4}};
+  for (size_t c = 0; c < k; ++c)
+    result["contestants"][contestants[c].name] = toJson(summarize(samples[c]));
+  return result;
+}
+
+nlohmann::json calibrate(CudaDriver &cu, int device) {
+  at::Device dev(at::kCUDA, static_cast<c10::DeviceIndex>(device));
+  at::NoGradGuard noGrad;
+  nlohmann::json result;
+
+  // Copy bandwidth: read + write bytes over the median time of a 1 GiB copy.
+  {
+    const int64_t bytes = int64_t(1) << 30;
+    at::Tensor src = at::empty({bytes / 4}, at::TensorOptions().dtype(at::kFloat).device(dev));
+    at::Tensor dst = at::empty_like(src);
+    src.fill_(1.0);
+    auto copy = [&] { cu.copyDeviceToDevice(dst.data_ptr(), src.data_ptr(), bytes); };
+    for (int i = 0; i < 3; ++i)
+      copy();
+    EventPool ev(cu, 40);
+    std::vector<double> t;
+    for (int i = 0; i < 20; ++i) {
+      cu.record(ev[2 * i]);
+      copy();
+      cu.record(ev[2 * i + 1]);
+    }
+    cu.synchronize("synchronizing after the copy benchmark");
+    for (int i = 0; i < 20; ++i)
+      t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
+    TimingStats s = summarize(t);
+    result["copy"] = {{"bytes", bytes}, {"time", toJson(s)},
+                      {"bandwidth_bytes_per_s", 2.0 * bytes / (s.median * 1e-6)}};
+  }
+
+  // GEMM rates through cuBLAS (at::mm), 8192^3.
+  struct Gemm {
+    const char *name;
+    at::ScalarType type;
+    bool tf32;
+  };
+  const Gemm gemms[] = {{"bf16", at::kBFloat16, false},
+                        {"f16", at::kHalf, false},
+                        {"f32", at::kFloat, false},
+                        {"tf32", at::kFloat, true}};
+  const int64_t n = 8192;
+  for (const Gemm &g : gemms) {
+    at::TensorOptions opts = at::TensorOptions().dtype(g.type).device(dev);
+    at::Tensor a = at::randn({n, n}, opts), b = at::randn({n, n}, opts);
+    at::Tensor c = at::empty({n, n}, opts);
+    at::globalContext().setAllowTF32CuBLAS(g.tf32);
+    auto mm = [&] { at::mm_out(c, a, b); };
+    for (int i = 0; i < 3; ++i)
+      mm();
+    EventPool ev(cu, 20);
+    std::vector<double> t;
+    for (int i = 0; i < 10; ++i) {
+      cu.record(ev[2 * i]);
+      mm();
+      cu.record(ev[2 * i + 1]);
+    }
+    cu.synchronize("synchronizing after the GEMM benchmark");
+    for (int i = 0; i < 10; ++i)
+      t.push_back(elapsedUs(cu, ev[2 * i], ev[2 * i + 1]));
+    TimingStats s = summarize(t);
+    result["gemm"][g.name] = {{"m", n}, {"n", n}, {"k", n}, {"time", toJson(s)},
+                              {"flops_per_s", 2.0 * n * n * n / (s.median * 1e-6)}};
+  }
+  at::globalContext().setAllowTF32CuBLAS(false);
+  return result;
+}
+
+} // namespace kbench::runner

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+#===- scripts/gpu-eval.sh - Evaluate compiled bundles on a GPU machine ---===#
+#
+#   scripts/gpu-eval.sh --prepare            on the CPU machine, once: copies the
+#                                            nlohmann/json headers and cuda.h into
+#                                            build-deps/ (carry that folder along)
+#   scripts/gpu-eval.sh BUNDLES_DIR OUT_DIR  on the GPU machine
+#
+# On the GPU machine it builds kbench-run alone (KBENCH_RUNNER_ONLY, no MLIR)
+# against the torch found there, measures the ceilings (--calibrate), then
+# evaluates every bundle folder under BUNDLES_DIR (each one's manifest.json names
+# its task; tasks come from tasks/) twice:
+#   1. the full protocol: check, tune and heldout shapes, 3 seeds, 5
+#      distributions, then timing against torch eager -> OUT_DIR/<bundle>/;
+#   2. the check shapes alone without timing, the "device time to evaluate one
+#      candidate" figure -> OUT_DIR/<bundle>/checks-only/.
+# and writes OUT_DIR/summary.json and OUT_DIR/summary.md. Exit status: 0 when
+# every bundle passed, 1 when one failed, 2 when the build or a run could not
+# be judged. Everything runs in well under 10 minutes for the current tasks.
+#
+# Environment: BUILD_DIR (default build-gpu), KBENCH_DEPS (default build-deps).
+#===----------------------------------------------------------------------===#
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+deps=${KBENCH_DEPS:-$root/build-deps}
+
+if [ "${1:-}" = "--prepare" ]; then
+  mkdir -p "$deps/include"
+  cp -r /usr/include/nlohmann "$deps/include/" || { echo "gpu-eval: no /usr/include/nlohmann (apt install nlohmann-json3-dev)"; exit 2; }
+  if [ -f /usr/local/cuda/include/cuda.h ]; then
+    cp /usr/local/cuda/include/cuda.h "$deps/include/"
+  fi
+  echo "gpu-eval: prepared $deps (carry it to the GPU machine with the bundles)"
+  exit 0
+fi
+
+if [ $# -ne 2 ]; then
+  echo "usage: scripts/gpu-eval.sh BUNDLES_DIR OUT_DIR | --prepare" >&2
+  exit 2
+fi
+bundles=$(cd "$1" && pwd) || { echo "gpu-eval: no bundle folder $1" >&2; exit 2; }
+mkdir -p "$2" && out=$(cd "$2" && pwd)
+build=${BUILD_DIR:-$root/build-gpu}
+start=$(date +%s)
+log="$out/gpu-eval.log"
+: >"$log"
+say() { echo "gpu-eval: $*" | tee -a "$log"; }
+
+# --- build ------------------------------------------------------------------
+torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>>"$log") \
+  || { say "python3 cannot import torch; this script needs torch installed"; exit 2; }
+torch_version=$(python3 -c 'import torch; print(torch.__version__)')
+json_include=""
+[ -f /usr/include/nlohmann/json.hpp ] || json_include="$deps/include"
+cuda_include=/usr/local/cuda/include
+[ -f "$cuda_include/cuda.h" ] || cuda_include="$deps/include"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+say "torch $torch_version from $torch_prefix; building kbench-run in $build"
+cmake -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
+  -DKBENCH_RUNNER_ONLY=ON -DCMAKE_PREFIX_PATH="$torch_prefix" \
+  ${json_include:+-DKBENCH_JSON_INCLUDE_DIR="$json_include"} \
+  -DKBENCH_CUDA_INCLUDE_DIR="$cuda_include" >>"$log" 2>&1 \
+  || { tail -30 "$log"; say "configure failed (log: $log)"; exit 2; }
+cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1 \
+  || { tail -40 "$log"; say "build failed (log: $log)"; exit 2; }
+run="$build/bin/kbench-run"
+built=$(date +%s)
+say "built in $((built - start)) s"
+
+# --- calibrate --------------------------------------------------------------
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
+  --format=csv >>"$log" 2>&1 || true
+"$run" --calibrate -o "$out" | tee -a "$log" || { say "calibration failed"; exit 2; }
+
+# --- evaluate ---------------------------------------------------------------
+status=0
+for manifest in "$bundles"/*/manifest.json; do
+  [ -f "$manifest" ] || { say "no bundle folders (*/manifest.json) under $bundles"; exit 2; }
+  dir=$(dirname "$manifest")
+  name=$(basename "$dir")
+  task=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["task"])' "$manifest" 2>>"$log")
+  if [ -z "$task" ] || [ ! -f "$root/tasks/$task/task.json" ]; then
+    say "$name: manifest.json names no task of tasks/ ('$task')"; status=2; continue
+  fi
+  mkdir -p "$out/$name"
+  t0=$(date +%s.%N)
+  "$run" --target sm_90a --calibration "$out/calibration.json" \
+    "$root/tasks/$task" "$dir" -o "$out/$name" | tee "$out/$name/table.txt" | tee -a "$log"
+  rc=${PIPESTATUS[0]}
+  t1=$(date +%s.%N)
+  "$run" --target sm_90a --shapes check --no-timing "$root/tasks/$task" "$dir" \
+    -o "$out/$name/checks-only" >"$out/$name/checks-only.txt" 2>&1
+  t2=$(date +%s.%N)
+  python3 - "$out/$name" "$t0" "$t1" "$t2" <<'EOF'
+import json, sys
+folder, t0, t1, t2 = sys.argv[1], *map(float, sys.argv[2:])
+json.dump({"full_run_wall_s": t1 - t0, "checks_only_wall_s": t2 - t1},
+          open(folder + "/wall.json", "w"), indent=2)
+EOF
+  say "$name ($task): exit $rc, $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+  if [ "$rc" -ne 0 ] && [ "$status" -ne 2 ]; then status=$rc; fi
+done
+
+# --- summary ----------------------------------------------------------------
+python3 - "$out" "$torch_version" <<'EOF'
+import glob, json, os, sys
+out, torch_version = sys.argv[1], sys.argv[2]
+cal = json.load(open(os.path.join(out, "calibration.json")))
+env = cal.get("environment", {})
+rows, summary = [], {"calibration": cal, "torch": torch_version, "bundles": {}}
+for report_path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
+    name = os.path.basename(os.path.dirname(report_path))
+    r = json.load(open(report_path))
+    quick_path = os.path.join(out, name, "checks-only", "report.json")
+    quick = json.load(open(quick_path)) if os.path.exists(quick_path) else {}
+    wall = json.load(open(os.path.join(out, name, "wall.json")))
+    s = r.get("summary", {})
+    entry = {
+        "task": r.get("task", {}).get("name"),
+        "verdict": r.get("verdict"),
+        "cases": {k: s.get(k) for k in ("cases", "passed", "failed", "skipped")},
+        "by_verdict": s.get("by_verdict"),
+        "errors": r.get("errors"),
+        "first_failure": s.get("first_failure", {}).get("detail"),
+        "phases_s": r.get("phases"),
+        "checks_only": {"verdict": quick.get("verdict"),
+                        "cases": quick.get("summary", {}).get("cases"),
+                        "phases_s": quick.get("phases")},
+        "wall_s": wall,
+        "timing": [],
+    }
+    for t in r.get("timing", []):
+        if "contestants" not in t:
+            continue
+        c = t["contestants"]
+        entry["timing"].append({
+            "shape": t["shape_id"]["shape"],
+            "reps": t["reps"],
+            "candidate_median_us": c["candidate"]["median_us"],
+            "candidate_iqr_us": c["candidate"]["iqr_us"],
+            "eager_tf32_off_median_us": c["eager_tf32_off"]["median_us"],
+            "eager_tf32_on_median_us": c.get("eager_tf32_on", {}).get("median_us"),
+            "speedup": t.get("speedup"),
+            "percent_of_floor": t.get("floor", {}).get("percent_of_floor"),
+        })
+    summary["bundles"][name] = entry
+    first = True
+    for t in entry["timing"] or [None]:
+        sp = (t or {}).get("speedup") or {}
+        pf = (t or {}).get("percent_of_floor") or {}
+        fmt = lambda v, f: f.format(v) if isinstance(v, (int, float)) else "-"
+        rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            name if first else "", entry["verdict"] if first else "",
+            "{passed}/{cases} ({skipped} skipped)".format(**entry["cases"]) if first else "",
+            t["shape"] if t else "-",
+            fmt(t and t["candidate_median_us"], "{:.2f}"),
+            fmt(t and t["eager_tf32_off_median_us"], "{:.2f}"),
+            fmt(sp.get("eager_tf32_off"), "{:.2f}x") + " / " + fmt(sp.get("eager_tf32_on"), "{:.2f}x"),
+            fmt(pf.get("candidate"), "{:.0f}%") + " (eager " + fmt(pf.get("eager_tf32_off"), "{:.0f}%") + ")",
+            fmt((entry["checks_only"]["phases_s"] or {}).get("correctness"), "{:.2f} s") if first else "",
+            fmt(wall["full_run_wall_s"], "{:.1f} s") if first else ""))
+        first = False
+json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
+gemm = cal.get("gemm", {})
+lines = [
+    "# kbench-run on {} ({}), torch {}".format(env.get("gpu", "?"), env.get("driver", env.get("cuda_driver_api", "?")), torch_version),
+    "",
+    "Calibration: copy {:.2f} TB/s; GEMM TFLOP/s {}.".format(
+        cal["copy"]["bandwidth_bytes_per_s"] / 1e12,
+        ", ".join("{} {:.0f}".format(k, v["flops_per_s"] / 1e12) for k, v in gemm.items())),
+    "",
+    "| bundle | verdict | checks passed | timed shape | median us | eager TF32 off us | speedup off / on | % of floor | device time, checks only | wall, full run |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+] + rows
+open(os.path.join(out, "summary.md"), "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
+say "done in $(( $(date +%s) - start )) s; reports in $out (exit $status)"
+exit "$status"

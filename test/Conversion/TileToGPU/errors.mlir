@@ -1,0 +1,122 @@
+// RUN: kbench-opt %s --split-input-file --tile-to-gpu --verify-diagnostics
+
+// expected-error @+1 {{'tile.kernel' op num_warps = 48 is not supported by tile-to-gpu: it must be a power of two from 1 to 32 (at most 1024 threads per CTA)}}
+tile.kernel @warps(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64, num_warps = 48} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op vector_width = 3 is not supported by tile-to-gpu: it must be a power of two from 1 to 16}}
+tile.kernel @width(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64, vector_width = 3} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unsupported(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  // expected-error @+1 {{'tensor.empty' op is not supported by tile-to-gpu (the SIMT lowering handles tile ops, elementwise arith/math on tiles, scalar arith/math/index, scf.for and scf.if)}}
+  %e = tensor.empty() : tensor<64xf32>
+  tile.store %e, %Xv[%n] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @constant(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 4} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<4xf32>
+  %n = tile.grid %Xv : !tile.part<4xf32>
+  // expected-error @+1 {{'arith.constant' op non-splat tile constants are not supported by tile-to-gpu; build the tile with tile.iota, tile.splat and arith ops}}
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  tile.store %c, %Xv[%n] : tensor<4xf32>, !tile.part<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @budget(%X: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 64, BN = 4096, num_warps = 4} {
+  %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<64x4096xf32, pad = zero>
+  %m, %n = tile.grid %Xv : !tile.part<64x4096xf32, pad = zero>
+  // expected-error @+1 {{'tile.load' op tile 'tensor<64x4096xf32>' needs 2048 elements per thread with num_warps = 4; at most 1024 fit the SIMT lowering: lower the tile sizes or raise num_warps}}
+  %x = tile.load %Xv[%m, %n] : !tile.part<64x4096xf32, pad = zero> -> tensor<64x4096xf32>
+  tile.store %x, %Xv[%m, %n] : tensor<64x4096xf32>, !tile.part<64x4096xf32, pad = zero>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_impl(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                      %C: memref<?x?xf32> {tile.dims = ["M", "M"]})
+    params {BM = 16, BK = 8, num_warps = 1} {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<16x8xf32, pad = zero>
+  %Cv = tile.partition %C tile [BM, BM] : memref<?x?xf32> -> !tile.part<16x16xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x16xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<16x8xf32, pad = zero> -> tensor<16x8xf32>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync is not implemented by tile-to-gpu yet; use impl = simt}}
+  %c = tile.mma %a, %a, %z {transpose_b, impl = 1 : i32} : tensor<16x8xf32>, tensor<16x8xf32> -> tensor<16x16xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_small(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                       %C: memref<?x?xf32> {tile.dims = ["M", "M"]})
+    params {BM = 8, BK = 8, num_warps = 4} {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<8x8xf32, pad = zero>
+  %Cv = tile.partition %C tile [BM, BM] : memref<?x?xf32> -> !tile.part<8x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<8x8xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<8x8xf32, pad = zero> -> tensor<8x8xf32>
+  %z = arith.constant dense<0.0> : tensor<8x8xf32>
+  // expected-error @+1 {{'tile.mma' op accumulator tile 8x8 cannot be split into per-thread micro-tiles over 128 threads: it needs at least as many elements as threads and power-of-two dims; raise BM/BN or lower num_warps}}
+  %c = tile.mma %a, %a, %z {transpose_b} : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<8x8xf32>, !tile.part<8x8xf32>
+  tile.return
+}
+
+// -----
+
+// 256x256 accumulator, K = 128, staged once: (128 x 260 floats) x 2 operands
+// = 266240 bytes of shared memory.
+// expected-error @+1 {{'tile.kernel' op needs 266240 bytes of shared memory (staging and scratch buffers); sm_90a allows 232448 per CTA: lower the tile sizes (BM, BN, BK) or the number of reductions and layout conversions}}
+tile.kernel @smem(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                  %C: memref<?x?xf32> {tile.dims = ["M", "M"]})
+    params {BM = 256, BK = 128, num_warps = 8} {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<256x128xf32, pad = zero>
+  %Cv = tile.partition %C tile [BM, BM] : memref<?x?xf32> -> !tile.part<256x256xf32>
+  %m, %n = tile.grid %Cv : !tile.part<256x256xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<256x128xf32, pad = zero> -> tensor<256x128xf32>
+  %z = arith.constant dense<0.0> : tensor<256x256xf32>
+  %c = tile.mma %a, %a, %z {transpose_b} : tensor<256x128xf32>, tensor<256x128xf32> -> tensor<256x256xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<256x256xf32>, !tile.part<256x256xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @view_if(%X: memref<?xf32> {tile.dims = ["N"]},
+                     %Y: memref<?xf32> {tile.dims = ["N"]}, %c: i1) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BN] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %n = tile.grid %Yv : !tile.part<64xf32, pad = zero>
+  // expected-error @+1 {{'scf.if' op carries a tile view (!tile.part) through control flow; tile-to-gpu needs every view to be a tile.partition of the kernel body}}
+  %v = scf.if %c -> (!tile.part<64xf32, pad = zero>) {
+    scf.yield %Xv : !tile.part<64xf32, pad = zero>
+  } else {
+    scf.yield %Yv : !tile.part<64xf32, pad = zero>
+  }
+  %x = tile.load %v[%n] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+  tile.store %x, %Yv[%n] : tensor<64xf32>, !tile.part<64xf32, pad = zero>
+  tile.return
+}

@@ -1,0 +1,76 @@
+// RUN: kbench-opt %s --transform-interpreter --split-input-file | FileCheck %s
+
+// set_num_warps, vector_width and raster store their params when legal.
+
+// Rank-2 rows are 16-byte aligned by `K % 8 == 0` (a multiple of 4) for X
+// and by the static inner extent 64 for W; the bias is rank 1.
+// CHECK-LABEL: tile.kernel @gemm
+// CHECK-SAME: params {BK = 32, BM = 64, BN = 64, group_m = 8, num_warps = 8, vector_width = 4}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @gemm(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                    %W: memref<?x64xf32> {tile.dims = ["N", "K"]},
+                    %b: memref<?xf32> {tile.dims = ["N"]},
+                    %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, BK = 32} requires ["K % 8 == 0", "0 == N % BK"] {
+    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<64x32xf32>
+    %Wv = tile.partition %W tile [BN, BK] : memref<?x64xf32> -> !tile.part<64x32xf32>
+    %bv = tile.partition %b tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    %w = transform.tune.knob<"warps"> = 8 from options = [4, 8] -> !transform.param<i64>
+    transform.tile.set_num_warps %k %w : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    %g = transform.param.constant 8 : i64 -> !transform.param<i64>
+    transform.tile.raster %k group_m %g : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// 8 x f16 is one 16-byte access; wgmma takes num_warps = 8 (two warpgroups).
+// CHECK-LABEL: tile.kernel @half
+// CHECK-SAME: params {BM = 64, num_warps = 8, vector_width = 8}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @half(%X: memref<?x?xf16> {tile.dims = ["M", "K"]},
+                    %Y: memref<?x?xf16> {tile.dims = ["M", "M"]})
+      params {BM = 64} requires ["K % 8 == 0", "M % 8 == 0"] {
+    %Xv = tile.partition %X tile [BM, 16] : memref<?x?xf16> -> !tile.part<64x16xf16>
+    %Yv = tile.partition %Y tile [BM, BM] : memref<?x?xf16> -> !tile.part<64x64xf16>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf16>
+    %c0 = arith.constant 0 : index
+    %x = tile.load %Xv[%m, %c0] : !tile.part<64x16xf16> -> tensor<64x16xf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf16>
+    %r = tile.mma %x, %x, %z {transpose_b, impl = 2 : i32} : tensor<64x16xf16>, tensor<64x16xf16> -> tensor<64x64xf16>
+    tile.store %r, %Yv[%m, %n] : tensor<64x64xf16>, !tile.part<64x64xf16>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 8 : !transform.any_op
+    transform.tile.vector_width %k 8 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Rank-1 partitions need no alignment fact.
+// CHECK-LABEL: tile.kernel @vec
+// CHECK-SAME: params {BR = 1024, vector_width = 4}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @vec(%X: memref<?xf32> {tile.dims = ["M"]}) params {BR = 1024} {
+    %Xv = tile.partition %X tile [BR] : memref<?xf32> -> !tile.part<1024xf32>
+    %i = tile.grid %Xv : !tile.part<1024xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}
