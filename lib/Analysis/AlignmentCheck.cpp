@@ -16,10 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckSupport.h"
+#include "AxisDataflow.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <set>
 
@@ -45,6 +44,14 @@ struct Lanes {
   bool empty() const {
     return llvm::all_of(axes, [](const auto &a) { return a.empty(); });
   }
+  void resize(unsigned rank) { axes.resize(rank); }
+  Lanes joined(const Lanes &other) const;
+  Lanes mapAxes(ArrayRef<int> from) const {
+    Lanes out;
+    for (int axis : from)
+      out.axes.push_back(axis < 0 ? SmallVector<Origin>() : axes[axis]);
+    return out;
+  }
 };
 
 static void addOrigin(SmallVectorImpl<Origin> &origins, Origin o) {
@@ -52,50 +59,26 @@ static void addOrigin(SmallVectorImpl<Origin> &origins, Origin o) {
     origins.push_back(o);
 }
 
-static Lanes joinLanes(const Lanes &a, const Lanes &b) {
-  Lanes result = a;
-  result.axes.resize(std::max(a.axes.size(), b.axes.size()));
-  for (auto [axis, origins] : llvm::enumerate(b.axes))
+Lanes Lanes::joined(const Lanes &other) const {
+  Lanes result = *this;
+  result.axes.resize(std::max(axes.size(), other.axes.size()));
+  for (auto [axis, origins] : llvm::enumerate(other.axes))
     for (const Origin &o : origins)
       addOrigin(result.axes[axis], o);
   return result;
 }
 
-class AlignmentAnalysis {
+class AlignmentAnalysis : public AxisDataflow<AlignmentAnalysis, Lanes> {
 public:
-  explicit AlignmentAnalysis(CheckRun &run) : run(run), model(run.model) {}
-
-  void analyse() { processBlock(model.getKernel().getBody().front()); }
+  using AxisDataflow::AxisDataflow;
+  void processOp(Operation *op);
 
 private:
-  CheckRun &run;
-  const KernelModel &model;
-  DenseMap<Value, Lanes> lanes;
   std::set<std::tuple<Operation *, const AccessInfo *, unsigned, unsigned>>
       checked;
-  bool stopped = false;
-
-  Lanes get(Value v) {
-    auto it = lanes.find(v);
-    Lanes l = it == lanes.end() ? Lanes() : it->second;
-    if (auto type = dyn_cast<RankedTensorType>(v.getType()))
-      l.axes.resize(type.getRank());
-    return l;
-  }
-
-  void processBlock(Block &block) {
-    for (Operation &op : block) {
-      if (stopped || !run.canContinue()) {
-        stopped = true;
-        return;
-      }
-      processOp(&op);
-    }
-  }
 
   void checkStore(Operation *store, const AccessInfo &access, Origin origin,
                   unsigned axis);
-  void processOp(Operation *op);
 };
 
 void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
@@ -109,17 +92,13 @@ void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
       lview.tileShape[origin.axis] != sview.tileShape[axis])
     return;
   for (int side : {1, -1}) {
-    LinearSystem sys;
-    SmallVector<LinearExpr> syms = model.emitSymbols(sys);
-    Instance inst = model.emitInstance(sys, syms, access.scope, "", false);
-    model.bindScope(sys, syms, inst, origin.load->scope, "", false);
-    FailureOr<LinearExpr> ltile =
-        model.flatten(sys, origin.load->indices[origin.axis], syms, &inst);
-    FailureOr<LinearExpr> stile =
-        model.flatten(sys, access.indices[axis], syms, &inst);
-    if (failed(ltile) || failed(stile))
+    FailureOr<LoadStoreQuery> q =
+        buildLoadStoreQuery(model, *origin.load, origin.axis, access, axis);
+    if (failed(q))
       return;
-    sys.addGE((*ltile - *stile) * side - 1);
+    LinearSystem &sys = q->sys;
+    const Instance &inst = q->inst;
+    sys.addGE((q->loadTile - q->storeTile) * side - 1);
     SmallVector<int64_t> values;
     CheckRun::Outcome outcome = run.lexMin(sys, values);
     if (outcome == CheckRun::Outcome::Stopped) {
@@ -128,8 +107,8 @@ void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
     }
     if (outcome == CheckRun::Outcome::Empty)
       continue;
-    SymbolValues dims = witnessDims(model, values, syms);
-    int64_t lt = ltile->evaluate(values), st = stile->evaluate(values);
+    SymbolValues dims = witnessDims(model, values, q->syms);
+    int64_t lt = q->loadTile.evaluate(values), st = q->storeTile.evaluate(values);
     const std::string &dimName = model.getSymbols()[dim];
     std::string message =
         describeOp(store) + " writes tile " + std::to_string(st) + " along " +
@@ -162,7 +141,7 @@ void AlignmentAnalysis::processOp(Operation *op) {
     if (access && access->unsupported.empty())
       for (unsigned axis = 0, e = l.axes.size(); axis < e; ++axis)
         l.axes[axis].push_back({access, axis});
-    lanes[load.getResult()] = l;
+    states[load.getResult()] = l;
     return;
   }
   if (isa<StoreOp, AtomicAddOp>(op)) {
@@ -181,72 +160,8 @@ void AlignmentAnalysis::processOp(Operation *op) {
         checkStore(op, *access, origin, axis);
     return;
   }
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    auto iterArgs = forOp.getRegionIterArgs();
-    for (auto [arg, init] : llvm::zip(iterArgs, forOp.getInitArgs()))
-      lanes[arg] = get(init);
-    for (int iteration = 0; iteration < 16 && !stopped; ++iteration) {
-      processBlock(*forOp.getBody());
-      bool changed = false;
-      Operation *yield = forOp.getBody()->getTerminator();
-      for (auto [arg, value] : llvm::zip(iterArgs, yield->getOperands())) {
-        Lanes joined = joinLanes(get(arg), get(value));
-        if (!(joined == get(arg))) {
-          lanes[arg] = joined;
-          changed = true;
-        }
-      }
-      if (!changed)
-        break;
-    }
-    for (auto [result, arg] : llvm::zip(forOp.getResults(), iterArgs))
-      lanes[result] = get(arg);
-    return;
-  }
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    processBlock(ifOp.getThenRegion().front());
-    if (!ifOp.getElseRegion().empty())
-      processBlock(ifOp.getElseRegion().front());
-    for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-      Lanes l = get(ifOp.thenYield().getOperand(i));
-      if (!ifOp.getElseRegion().empty())
-        l = joinLanes(l, get(ifOp.elseYield().getOperand(i)));
-      lanes[result] = l;
-    }
-    return;
-  }
-  if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-    Lanes in = get(bcast.getInput()), out = get(bcast.getResult());
-    unsigned inAxis = 0;
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = llvm::is_contained(bcast.getDims(), int64_t(axis))
-                           ? SmallVector<Origin>()
-                           : in.axes[inAxis++];
-    lanes[bcast.getResult()] = out;
-    return;
-  }
-  if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    Lanes in = get(transpose.getInput()), out = get(transpose.getResult());
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = in.axes[transpose.getPerm()[axis]];
-    lanes[transpose.getResult()] = out;
-    return;
-  }
-  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    Lanes in = get(expand.getInput()), out = get(expand.getResult());
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = int64_t(axis) == expand.getDim()
-                           ? SmallVector<Origin>()
-                           : in.axes[int64_t(axis) > expand.getDim() ? axis - 1
-                                                                     : axis];
-    lanes[expand.getResult()] = out;
-    return;
-  }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    Lanes in = get(reduce.getInput()), out = get(reduce.getResult());
-    for (unsigned axis = 0, e = out.axes.size(); axis < e; ++axis)
-      out.axes[axis] = in.axes[axis >= reduce.getDim() ? axis + 1 : axis];
-    lanes[reduce.getResult()] = out;
+  if (isa<ReduceOp>(op)) {
+    states[op->getResult(0)] = get(op->getOperand(0)).mapAxes(*axisSources(op));
     return;
   }
   if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -256,7 +171,7 @@ void AlignmentAnalysis::processOp(Operation *op) {
       addOrigin(out.axes[0], o);
     for (const Origin &o : b.axes[mma.getTransposeB() ? 0 : 1])
       addOrigin(out.axes[1], o);
-    lanes[mma.getResult()] = out;
+    states[mma.getResult()] = out;
     return;
   }
   if (op->getNumResults() == 1 &&
@@ -276,7 +191,7 @@ void AlignmentAnalysis::processOp(Operation *op) {
         for (const Origin &o : in.axes[axis])
           addOrigin(out.axes[axis], o);
     }
-    lanes[op->getResult(0)] = out;
+    states[op->getResult(0)] = out;
     return;
   }
   for (Value operand : op->getOperands()) {

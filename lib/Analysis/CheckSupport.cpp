@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckSupport.h"
+#include "AxisDataflow.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -189,6 +190,25 @@ CheckReport CheckRun::finish() {
   return report;
 }
 
+FailureOr<LoadStoreQuery>
+buildLoadStoreQuery(const KernelModel &model, const AccessInfo &load,
+                    unsigned loadAxis, const AccessInfo &store,
+                    unsigned storeAxis) {
+  LoadStoreQuery q;
+  q.syms = model.emitSymbols(q.sys);
+  q.inst = model.emitInstance(q.sys, q.syms, store.scope, "", false);
+  model.bindScope(q.sys, q.syms, q.inst, load.scope, "", false);
+  FailureOr<LinearExpr> l =
+      model.flatten(q.sys, load.indices[loadAxis], q.syms, &q.inst);
+  FailureOr<LinearExpr> s =
+      model.flatten(q.sys, store.indices[storeAxis], q.syms, &q.inst);
+  if (failed(l) || failed(s))
+    return failure();
+  q.loadTile = *l;
+  q.storeTile = *s;
+  return q;
+}
+
 //===----------------------------------------------------------------------===//
 // Witness formatting
 //===----------------------------------------------------------------------===//
@@ -286,6 +306,37 @@ void addRelated(Finding &finding, ArrayRef<Operation *> ops) {
   for (Operation *op : ops)
     related.push_back(locationString(op));
   finding.details["related"] = std::move(related);
+}
+
+std::optional<SmallVector<int>> axisSources(Operation *op) {
+  auto rankOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  };
+  SmallVector<int> from;
+  if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+    int next = 0;
+    for (int64_t axis = 0, e = rankOf(bcast.getResult()); axis < e; ++axis)
+      from.push_back(llvm::is_contained(bcast.getDims(), axis) ? -1 : next++);
+    return from;
+  }
+  if (auto transpose = dyn_cast<tile::TransposeOp>(op)) {
+    for (int64_t p : transpose.getPerm())
+      from.push_back(p);
+    return from;
+  }
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+    int64_t dim = expand.getDim();
+    for (int64_t axis = 0, e = rankOf(expand.getResult()); axis < e; ++axis)
+      from.push_back(axis == dim ? -1 : (axis > dim ? axis - 1 : axis));
+    return from;
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    int64_t dim = reduce.getDim();
+    for (int64_t axis = 0, e = rankOf(reduce.getResult()); axis < e; ++axis)
+      from.push_back(axis >= dim ? axis + 1 : axis);
+    return from;
+  }
+  return std::nullopt;
 }
 
 std::string padName(tile::PadKind pad) {

@@ -74,6 +74,21 @@ private:
   bool checkBudget(unsigned size);
 };
 
+/// A load instance and a store instance of one block that share the
+/// iterations of their common loops (the load's other loops are free), with
+/// the tile coordinate of each along one axis.
+struct LoadStoreQuery {
+  LinearSystem sys;
+  llvm::SmallVector<LinearExpr> syms;
+  Instance inst;
+  LinearExpr loadTile, storeTile;
+};
+/// Builds a LoadStoreQuery, or fails when a coordinate cannot be flattened.
+mlir::FailureOr<LoadStoreQuery>
+buildLoadStoreQuery(const KernelModel &model, const AccessInfo &load,
+                    unsigned loadAxis, const AccessInfo &store,
+                    unsigned storeAxis);
+
 //===----------------------------------------------------------------------===//
 // Witness formatting
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 
 #include "MutationSites.h"
 
+#include "kbench/Analysis/KernelModel.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,20 +26,6 @@ using namespace mlir;
 using namespace kbench::tile;
 
 namespace kbench::mutation {
-
-static std::string shortLoc(Operation *op) {
-  std::string text;
-  op->getLoc()->walk([&](Location l) {
-    if (auto file = dyn_cast<FileLineColLoc>(l)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return (op->getName().getStringRef() + " at " + text).str();
-}
 
 static Location mutantLoc(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
@@ -118,7 +105,7 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
     if (ArrayAttr facts = kernel.getRequiresAttr(); facts && family == "F2")
       for (auto [i, fact] : llvm::enumerate(facts))
         add(Site::Kind::Requires, kernel, i,
-            shortLoc(kernel) + ": requires " +
+            describeOp(kernel) + ": requires " +
                 cast<StringAttr>(fact).getValue().str(),
             {"drop"});
     kernel.walk([&](Operation *op) {
@@ -140,7 +127,7 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
             variants = {"+1-1", "*3 floordivsi 3", "*3 divui 3"};
           }
           add(Site::Kind::Index, op, first + i,
-              shortLoc(op) + ": tile coordinate " + std::to_string(i),
+              describeOp(op) + ": tile coordinate " + std::to_string(i),
               variants);
         }
       }
@@ -148,22 +135,22 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
         bool loaded = llvm::any_of(op->getUsers(),
                                    [](Operation *u) { return isa<LoadOp>(u); });
         if (family == "F2" && partition.getPadKind() != PadKind::none && loaded)
-          add(Site::Kind::PadKind, op, 0, shortLoc(op) + ": pad", {"none"});
+          add(Site::Kind::PadKind, op, 0, describeOp(op) + ": pad", {"none"});
       }
       if (auto forOp = dyn_cast<scf::ForOp>(op)) {
         if (family == "F2")
-          add(Site::Kind::LoopBounds, op, 0, shortLoc(op) + ": bounds",
+          add(Site::Kind::LoopBounds, op, 0, describeOp(op) + ": bounds",
               {"ub-1", "ub+1", "lb+1"});
         if (family == "F4") {
-          add(Site::Kind::LoopStep, op, 0, shortLoc(op) + ": step", {"*2"});
+          add(Site::Kind::LoopStep, op, 0, describeOp(op) + ": step", {"*2"});
           for (unsigned i = 0, e = forOp.getNumRegionIterArgs(); i < e; ++i)
             if (!forOp.getRegionIterArgs()[i].use_empty())
               add(Site::Kind::Carried, op, i,
-                  shortLoc(op) + ": iter_arg " + std::to_string(i),
+                  describeOp(op) + ": iter_arg " + std::to_string(i),
                   {"reset each iteration"});
         }
         if (family == "F7" && isConstantIndex(forOp.getStep(), 1))
-          add(Site::Kind::Loop, op, 0, shortLoc(op) + ": iteration order",
+          add(Site::Kind::Loop, op, 0, describeOp(op) + ": iteration order",
               {"reverse"});
       }
       if (auto grid = dyn_cast<GridOp>(op); grid && family == "F2") {
@@ -172,7 +159,7 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
           variants.push_back("coarser view along grid axis " +
                              std::to_string(a));
         if (grid.getView().getDefiningOp<PartitionOp>())
-          add(Site::Kind::Grid, op, 0, shortLoc(op) + ": grid view", variants);
+          add(Site::Kind::Grid, op, 0, describeOp(op) + ": grid view", variants);
       }
       if (auto mma = dyn_cast<MmaOp>(op); mma && family == "F4") {
         SmallVector<std::string> variants;
@@ -183,44 +170,44 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
         variants.push_back("double accumulate");
         if (!mma.getAcc().getDefiningOp<arith::ConstantOp>())
           variants.push_back("reset accumulator");
-        add(Site::Kind::Mma, op, 0, shortLoc(op), variants);
+        add(Site::Kind::Mma, op, 0, describeOp(op), variants);
       }
       if (isa<AtomicAddOp>(op) && family == "F4")
-        add(Site::Kind::AtomicAdd, op, 0, shortLoc(op), {"store"});
+        add(Site::Kind::AtomicAdd, op, 0, describeOp(op), {"store"});
       if (isFloatBinary(op)) {
         if (family == "F5")
-          add(Site::Kind::FloatBinary, op, 0, shortLoc(op),
+          add(Site::Kind::FloatBinary, op, 0, describeOp(op),
               {"swap op", "drop (use lhs)"});
         if (family == "F6")
-          add(Site::Kind::FloatBinary, op, 0, shortLoc(op),
+          add(Site::Kind::FloatBinary, op, 0, describeOp(op),
               {"round via f16", "round via bf16"});
         if (family == "F7" && isCommutative(op))
-          add(Site::Kind::FloatBinary, op, 0, shortLoc(op),
+          add(Site::Kind::FloatBinary, op, 0, describeOp(op),
               {"commute operands"});
       }
       if (isFloatUnary(op)) {
         if (family == "F5")
-          add(Site::Kind::FloatUnary, op, 0, shortLoc(op), {"drop"});
+          add(Site::Kind::FloatUnary, op, 0, describeOp(op), {"drop"});
         if (family == "F6")
-          add(Site::Kind::FloatUnary, op, 0, shortLoc(op),
+          add(Site::Kind::FloatUnary, op, 0, describeOp(op),
               {"round via f16", "round via bf16"});
       }
       if (auto reduce = dyn_cast<ReduceOp>(op)) {
         if (family == "F5")
-          add(Site::Kind::Reduce, op, 0, shortLoc(op), {"swap kind"});
+          add(Site::Kind::Reduce, op, 0, describeOp(op), {"swap kind"});
         if (family == "F6" && isFloatTensor(reduce.getInput().getType()))
-          add(Site::Kind::Reduce, op, 0, shortLoc(op),
+          add(Site::Kind::Reduce, op, 0, describeOp(op),
               {"round input via f16", "round input via bf16"});
       }
       if (auto constant = dyn_cast<arith::ConstantOp>(op);
           constant && family == "F5") {
         auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
         if (dense && dense.isSplat())
-          add(Site::Kind::FloatConstant, op, 0, shortLoc(op), {"scale"});
+          add(Site::Kind::FloatConstant, op, 0, describeOp(op), {"scale"});
       }
       if (family == "F6" && isa<LoadOp, MmaOp>(op) &&
           isFloatTensor(op->getResult(0).getType()))
-        add(Site::Kind::Producer, op, 0, shortLoc(op),
+        add(Site::Kind::Producer, op, 0, describeOp(op),
             {"round via f16", "round via bf16"});
       if (isa<LoadOp>(op) && family == "F7") {
         Operation *prev = op->getPrevNode();
@@ -230,7 +217,7 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
                          return v.getDefiningOp() == prev;
                        });
         if (movable)
-          add(Site::Kind::Hoist, op, 0, shortLoc(op), {"move up"});
+          add(Site::Kind::Hoist, op, 0, describeOp(op), {"move up"});
       }
     });
   });

@@ -42,6 +42,9 @@
 
 namespace kbench {
 
+/// Upper bound of every shape symbol (the largest int32); the lower is 1.
+inline constexpr int64_t kMaxDimValue = (int64_t(1) << 31) - 1;
+
 /// `expr >= 0`, or `expr == 0` when `isEquality`, over model dims and shape
 /// symbols.
 struct AffineConstraint {

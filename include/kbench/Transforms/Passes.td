@@ -78,8 +78,8 @@ def TileMutate : Pass<"tile-mutate", "::mlir::ModuleOp"> {
     |---|---|
     | F1 indexing | tile coordinate +1 / -1 / *2 / replaced by another coordinate / 0 |
     | F2 boundary | pad dropped to none, loop bound -1 / +1, loop start +1, grid over a coarser view, requires fact dropped |
-    | F4 reduction | k step doubled, one mma operand's k shifted, accumulator reset per iteration, mma duplicated (double accumulation), atomic_add replaced by store |
-    | F5 arithmetic | arith/math op swapped, operand dropped, reduce kind swapped |
+    | F4 reduction | k step doubled, one mma operand's k shifted, mma accumulator replaced by zero, a loop-carried accumulator reset each iteration, mma duplicated (double accumulation), atomic_add replaced by store |
+    | F5 arithmetic | float op swapped, result replaced by its lhs, math op dropped, reduce kind swapped, float constant scaled |
     | F6 precision | an f32 value rounded through f16 or bf16 |
     | F7 benign | commuted operands, index rewritten to an equal expression, loop reversed, independent ops reordered |
 

@@ -1,0 +1,278 @@
+//===- PadQueries.cpp - The Presburger questions of C10 -------------------===//
+//
+// Whether a load can read a partial tile along an axis, whether an
+// arith.select condition (a comparison of iota-based lane indices) hides the
+// padded lanes of an operand, whether a store masks every padded lane, and
+// the findings they lead to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PadAnalysis.h"
+
+using namespace mlir;
+using namespace kbench::tile;
+
+namespace kbench::detail {
+
+bool PadAnalysis::padPossible(const AccessInfo &load, unsigned axis) {
+  auto key = std::make_pair(&load, axis);
+  auto it = padCache.find(key);
+  if (it != padCache.end())
+    return it->second;
+  const ViewInfo &view = model.getViews()[load.view];
+  LinearSystem sys;
+  SmallVector<LinearExpr> syms = model.emitSymbols(sys);
+  Instance inst = model.emitInstance(sys, syms, load.scope, "", false);
+  AccessInstance ai = model.emitAccess(sys, syms, inst, load, "", false);
+  LinearExpr dim = syms[view.dimSymbols[axis]];
+  sys.addGE(ai.tile[axis]);
+  sys.addLT(ai.tile[axis] * view.tileShape[axis], dim);
+  sys.addGE(ai.element[axis] - dim);
+  SmallVector<int64_t> values;
+  CheckRun::Outcome outcome = run.lexMin(sys, values);
+  if (outcome == CheckRun::Outcome::Stopped) {
+    stopped = true;
+    return padCache[key] = false;
+  }
+  bool possible = outcome == CheckRun::Outcome::Found;
+  if (possible) {
+    SymbolValues dims = witnessDims(model, values, syms);
+    llvm::json::Object witness;
+    witness["dims"] = dimsJSON(dims, model.getSymbols());
+    addInstanceJSON(witness, model, inst, values);
+    witness["tile"] = toJSONArray(evaluateAll(ai.tile, values));
+    witness["element"] = toJSONArray(evaluateAll(ai.element, values));
+    padWitness[key] = std::move(witness);
+    padText[key] = "for " + dimsText(dims, model.getSymbols()) + ", " +
+                   instanceText(model, inst, values) + " reads element " +
+                   tupleText(evaluateAll(ai.element, values)) + " past " +
+                   model.getSymbols()[view.dimSymbols[axis]];
+  }
+  return padCache[key] = possible;
+}
+
+void PadAnalysis::reportNotNeutral(Operation *consumer, const Entry &entry,
+                                   const std::string &what,
+                                   const std::string &fix) {
+  if (!reported.insert({consumer, entry.load, entry.srcAxis}).second)
+    return;
+  const ViewInfo &view = model.getViews()[entry.load->view];
+  auto key = std::make_pair(entry.load, entry.srcAxis);
+  std::string message =
+      describeOp(consumer) + " " + what + " lanes of " + view.tensor +
+      " padded by " + describeOp(entry.load->op) + " with pad(" +
+      padName(view.pad) + ") along dim " + std::to_string(entry.srcAxis) +
+      ", which hold " + laneName(entry.value) + " there (" + padText[key] +
+      "); " + fix;
+  Finding &finding =
+      run.violation(consumer, "pad_not_neutral", view.tensor, message, "pad_kind");
+  finding.witness = padWitness[key];
+  finding.details["pad"] = padName(view.pad);
+  finding.details["lanes"] = laneName(entry.value);
+  finding.details["consumer"] = consumer->getName().getStringRef().str();
+  finding.details["source"] = describeOp(entry.load->op);
+  finding.details["dim"] = entry.srcAxis;
+  addRelated(finding, {entry.load->op, model.getViews()[entry.load->view].op});
+  SymbolValues dims;
+  if (const llvm::json::Object *d = finding.witness.getObject("dims"))
+    for (const auto &[k, v] : *d)
+      dims[k.str()] = v.getAsInteger().value_or(0);
+  run.demoteIfFactsViolated(finding, dims);
+}
+
+/// Lane predicate of a comparison of lane-index tensors, as constraints that
+/// hold on the lanes where the condition is `condTrue`.
+static LogicalResult laneConstraints(arith::CmpIOp cmp, AffineExpr l,
+                                     AffineExpr r, bool condTrue,
+                                     SmallVectorImpl<AffineConstraint> &out) {
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  if (!condTrue)
+    pred = arith::invertPredicate(pred);
+  switch (pred) {
+  case P::eq:
+    out.push_back({l - r, true});
+    return success();
+  case P::slt:
+  case P::ult:
+    out.push_back({r - l - 1, false});
+    return success();
+  case P::sle:
+  case P::ule:
+    out.push_back({r - l, false});
+    return success();
+  case P::sgt:
+  case P::ugt:
+    out.push_back({l - r - 1, false});
+    return success();
+  case P::sge:
+  case P::uge:
+    out.push_back({l - r, false});
+    return success();
+  case P::ne:
+    return failure();
+  }
+  return failure();
+}
+
+bool PadAnalysis::provedMasked(Operation *consumer, const Entry &entry,
+                               unsigned axis, Value cond, bool condTrue) {
+  auto key = std::make_tuple(consumer, entry.load, entry.srcAxis, axis, condTrue);
+  auto it = maskCache.find(key);
+  if (it != maskCache.end())
+    return it->second;
+  bool masked = false;
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  auto lhs = cmp ? laneIndex.find(cmp.getLhs()) : laneIndex.end();
+  auto rhs = cmp ? laneIndex.find(cmp.getRhs()) : laneIndex.end();
+  FailureOr<int> scope = model.getScope(consumer);
+  SmallVector<AffineConstraint> constraints;
+  if (cmp && lhs != laneIndex.end() && rhs != laneIndex.end() &&
+      succeeded(scope) &&
+      succeeded(laneConstraints(cmp, lhs->second, rhs->second, condTrue,
+                                constraints))) {
+    auto type = cast<RankedTensorType>(cond.getType());
+    const ViewInfo &view = model.getViews()[entry.load->view];
+    LinearSystem sys;
+    SmallVector<LinearExpr> syms = model.emitSymbols(sys);
+    Instance inst = model.emitInstance(sys, syms, *scope, "", false);
+    model.bindScope(sys, syms, inst, entry.load->scope, "", false);
+    FailureOr<LinearExpr> tile = model.flatten(
+        sys, entry.load->indices[entry.srcAxis], syms, &inst);
+    Instance lanes = inst;
+    lanes.dims.resize(model.getNumDims() + type.getRank());
+    for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+      LinearExpr lane = LinearExpr::var(sys.addVar("lane" + std::to_string(d)));
+      sys.addGE(lane);
+      sys.addLT(lane, LinearExpr::cst(type.getDimSize(d)));
+      lanes.dims[model.getNumDims() + d] = lane;
+    }
+    bool ok = succeeded(tile);
+    if (ok) {
+      // The entry's lanes: past the extent along the load's axis.
+      sys.addGE(*tile * view.tileShape[entry.srcAxis] +
+                *lanes.dims[model.getNumDims() + axis] -
+                syms[view.dimSymbols[entry.srcAxis]]);
+      for (const AffineConstraint &c : constraints) {
+        FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &lanes);
+        if (failed(e)) {
+          ok = false;
+          break;
+        }
+        if (c.isEquality)
+          sys.addEQ(*e);
+        else
+          sys.addGE(*e);
+      }
+    }
+    SmallVector<int64_t> values;
+    if (ok) {
+      CheckRun::Outcome outcome = run.lexMin(sys, values);
+      if (outcome == CheckRun::Outcome::Stopped)
+        stopped = true;
+      // No padded lane on which the condition selects this operand.
+      masked = outcome == CheckRun::Outcome::Empty;
+    }
+  }
+  return maskCache[key] = masked;
+}
+
+void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
+                                 const Entry &entry, unsigned axis) {
+  if (!leakQueried.insert({store, entry.load, entry.srcAxis, axis}).second)
+    return;
+  const ViewInfo &lview = model.getViews()[entry.load->view];
+  const ViewInfo &sview = model.getViews()[access.view];
+  FailureOr<LoadStoreQuery> q =
+      buildLoadStoreQuery(model, *entry.load, entry.srcAxis, access, axis);
+  if (failed(q))
+    return;
+  LinearSystem &sys = q->sys;
+  ArrayRef<LinearExpr> syms = q->syms;
+  const Instance &inst = q->inst;
+  LinearExpr *ltile = &q->loadTile, *stile = &q->storeTile;
+  LinearExpr lane = LinearExpr::var(sys.addVar("lane"));
+  sys.addGE(lane);
+  sys.addLT(lane, LinearExpr::cst(sview.tileShape[axis]));
+  LinearExpr ldim = syms[lview.dimSymbols[entry.srcAxis]];
+  LinearExpr sdim = syms[sview.dimSymbols[axis]];
+  // Padded in the load...
+  sys.addGE(*ltile * lview.tileShape[entry.srcAxis] + lane - ldim);
+  // ...but an in-bounds element of the output.
+  LinearExpr element = *stile * sview.tileShape[axis] + lane;
+  sys.addGE(element);
+  sys.addLT(element, sdim);
+  SmallVector<int64_t> values;
+  CheckRun::Outcome outcome = run.lexMin(sys, values);
+  if (outcome == CheckRun::Outcome::Stopped) {
+    stopped = true;
+    return;
+  }
+  if (outcome == CheckRun::Outcome::Empty)
+    return;
+  SymbolValues dims = witnessDims(model, values, syms);
+  int64_t laneValue = lane.evaluate(values);
+  std::string message =
+      describeOp(store) + " writes lanes of " + lview.tensor + " padded by " +
+      describeOp(entry.load->op) + " with pad(" + padName(lview.pad) +
+      ") into in-bounds elements of " + sview.tensor + ": lane " +
+      std::to_string(laneValue) + " of dim " + std::to_string(axis) +
+      " is past " + model.getSymbols()[lview.dimSymbols[entry.srcAxis]] +
+      " in the load but element " +
+      std::to_string(element.evaluate(values)) + " < " +
+      model.getSymbols()[sview.dimSymbols[axis]] + " in the store (" +
+      dimsText(dims, model.getSymbols()) + ", " +
+      instanceText(model, inst, values) +
+      "); load and store must tile the same dim alike";
+  Finding &finding = run.violation(store, "pad_not_neutral", sview.tensor,
+                                   message, "pad_kind|index_offset");
+  finding.witness["dims"] = dimsJSON(dims, model.getSymbols());
+  addInstanceJSON(finding.witness, model, inst, values);
+  finding.witness["lane"] = laneValue;
+  finding.details["pad"] = padName(lview.pad);
+  finding.details["consumer"] = store->getName().getStringRef().str();
+  finding.details["source"] = describeOp(entry.load->op);
+  finding.details["dim"] = axis;
+  addRelated(finding, {entry.load->op, lview.op});
+  run.demoteIfFactsViolated(finding, dims);
+}
+
+void PadAnalysis::processLaneIndex(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  auto setIf = [&](Value v, AffineExpr e) {
+    if (e)
+      laneIndex[v] = e;
+  };
+  if (auto iota = dyn_cast<IotaOp>(op)) {
+    setIf(iota.getResult(),
+          getAffineDimExpr(model.getNumDims() + iota.getDim(), ctx));
+  } else if (auto splat = dyn_cast<SplatOp>(op)) {
+    std::string reason;
+    FailureOr<AffineExpr> e = model.getIndexExpr(splat.getValue(), reason);
+    if (succeeded(e))
+      setIf(splat.getResult(), *e);
+  } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+    if (dense && dense.isSplat())
+      setIf(constant.getResult(),
+            getAffineConstantExpr(
+                dense.getSplatValue<APInt>().getSExtValue(), ctx));
+  } else if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op)) {
+    auto l = laneIndex.find(op->getOperand(0));
+    auto r = laneIndex.find(op->getOperand(1));
+    if (l == laneIndex.end() || r == laneIndex.end())
+      return;
+    AffineExpr e = isa<arith::AddIOp>(op)   ? l->second + r->second
+                   : isa<arith::SubIOp>(op) ? l->second - r->second
+                                            : l->second * r->second;
+    if (e.isPureAffine())
+      setIf(op->getResult(0), e);
+  } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+    auto in = laneIndex.find(op->getOperand(0));
+    if (in != laneIndex.end())
+      setIf(op->getResult(0), in->second);
+  }
+}
+
+
+} // namespace kbench::detail

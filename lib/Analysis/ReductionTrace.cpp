@@ -1,0 +1,305 @@
+//===- ReductionTrace.cpp - The reductions of a kernel --------------------===//
+//
+// Backward from a reduction, its reduced axis is traced through elementwise
+// ops, broadcasts, transposes, selects, mma results and loop results to the
+// tile.loads that feed it; a loop entered through a result counts every
+// iteration when its slot accumulates (the yield depends on its own
+// iter_arg), only the last one otherwise. Forward, the result is followed to
+// the loop slots it reaches (all must accumulate), to atomic adds and to the
+// accumulators of other mmas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReductionTrace.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace kbench::tile;
+
+namespace kbench::detail {
+namespace {
+
+/// Ops that map lanes to lanes and keep the axis numbering.
+static bool isElementwise(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result)
+    return false;
+  if (!isa<arith::ArithDialect>(op->getDialect()) &&
+      op->getDialect()->getNamespace() != "math")
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.getShape() == result.getShape();
+  });
+}
+
+/// Traces a reduced axis back to its source loads.
+class AxisTracer {
+public:
+  AxisTracer(const KernelModel &model, Member &member)
+      : model(model), member(member) {}
+
+  LogicalResult trace(Value value, unsigned axis) {
+    if (!visited.insert({value.getAsOpaquePointer(), axis}).second)
+      return success();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!forOp || arg == forOp.getInductionVar())
+        return fail("the reduced dim comes from a block argument");
+      unsigned slot = arg.getArgNumber() - 1;
+      auto active = llvm::find_if(activeLoops, [&](const auto &entry) {
+        return entry.first == forOp.getOperation();
+      });
+      if (active == activeLoops.end())
+        return fail("it reduces a value carried by " + describeOp(forOp) +
+                    " inside that loop");
+      // The slot accumulates when its yield depends on its own iter_arg.
+      if (active->second == slot)
+        entryCarried[forOp] = true;
+      return trace(forOp.getInitArgs()[slot], axis);
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      const AccessInfo *access = model.getAccess(def);
+      if (!access || !access->unsupported.empty())
+        return fail(describeOp(def) + " is outside the affine fragment" +
+                    (access ? ": " + access->unsupported : std::string()));
+      member.sources.push_back({access, axis});
+      return success();
+    }
+    if (isa<arith::ConstantOp, SplatOp, IotaOp>(def))
+      return success();
+    if (auto bcast = dyn_cast<BroadcastOp>(def)) {
+      ArrayRef<int64_t> dims = bcast.getDims();
+      if (llvm::is_contained(dims, int64_t(axis)))
+        return success();
+      unsigned inputAxis = axis - llvm::count_if(dims, [&](int64_t d) {
+                             return d < int64_t(axis);
+                           });
+      return trace(bcast.getInput(), inputAxis);
+    }
+    if (auto transpose = dyn_cast<TransposeOp>(def))
+      return trace(transpose.getInput(), transpose.getPerm()[axis]);
+    if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+      if (int64_t(axis) == expand.getDim())
+        return success();
+      return trace(expand.getInput(),
+                   int64_t(axis) > expand.getDim() ? axis - 1 : axis);
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(def))
+      return trace(reduce.getInput(),
+                   int64_t(axis) >= reduce.getDim() ? axis + 1 : axis);
+    if (auto mma = dyn_cast<MmaOp>(def)) {
+      if (failed(trace(mma.getAcc(), axis)))
+        return failure();
+      if (axis == 0)
+        return trace(mma.getA(), mma.getTransposeA() ? 1 : 0);
+      return trace(mma.getB(), mma.getTransposeB() ? 0 : 1);
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      if (failed(trace(select.getTrueValue(), axis)))
+        return failure();
+      return trace(select.getFalseValue(), axis);
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      activeLoops.push_back({forOp, index});
+      bool saved = entryCarried[forOp];
+      entryCarried[forOp] = false;
+      LogicalResult result = trace(
+          cast<scf::YieldOp>(forOp.getBody()->getTerminator()).getOperand(index),
+          axis);
+      bool carried = entryCarried[forOp];
+      entryCarried[forOp] = saved || carried;
+      activeLoops.pop_back();
+      auto [it, inserted] = loopCarried.try_emplace(forOp, carried);
+      if (!inserted && it->second != carried)
+        return fail(describeOp(forOp) +
+                    " both carries and overwrites values that reach it");
+      return result;
+    }
+    if (isElementwise(def)) {
+      for (Value operand : def->getOperands())
+        if (failed(trace(operand, axis)))
+          return failure();
+      return success();
+    }
+    return fail("the reduced dim passes through " + describeOp(def) +
+                ", which C9 does not model");
+  }
+
+  /// Turns the loop modes seen into the member's lastOnlyLoops.
+  LogicalResult finish() {
+    SmallVector<int> enclosing = model.getScopeChain(member.scope);
+    for (const Source &source : member.sources) {
+      for (int s : model.getScopeChain(source.load->scope)) {
+        const ScopeInfo &info = model.getScopes()[s];
+        if (llvm::is_contained(enclosing, s))
+          continue;
+        if (info.kind == ScopeInfo::Kind::Guard)
+          return fail(describeOp(source.load->op) +
+                      " is under an scf.if that does not enclose the "
+                      "reduction");
+        auto it = loopCarried.find(info.op);
+        if (it == loopCarried.end())
+          return fail(describeOp(source.load->op) +
+                      " is inside a loop the reduction is not fed through");
+        if (!it->second && !llvm::is_contained(member.lastOnlyLoops, s))
+          member.lastOnlyLoops.push_back(s);
+      }
+    }
+    return success();
+  }
+
+private:
+  LogicalResult fail(const std::string &why) {
+    if (member.unsupported.empty())
+      member.unsupported = why;
+    return failure();
+  }
+
+  const KernelModel &model;
+  Member &member;
+  DenseSet<std::pair<const void *, unsigned>> visited;
+  SmallVector<std::pair<Operation *, unsigned>> activeLoops;
+  DenseMap<Operation *, bool> entryCarried, loopCarried;
+};
+
+/// Whether yield operand `index` of `forOp` depends on its own iter_arg (the
+/// loop accumulates into that slot).
+static bool isCarriedSlot(scf::ForOp forOp, unsigned index) {
+  SmallVector<Value> worklist = {
+      forOp.getBody()->getTerminator()->getOperand(index)};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == forOp.getBody() &&
+          arg.getArgNumber() == index + 1)
+        return true;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!forOp->isProperAncestor(def))
+      continue;
+    for (Value operand : def->getOperands())
+      worklist.push_back(operand);
+  }
+  return false;
+}
+
+/// Follows a reduction's result to the loops that carry it, the atomic adds
+/// it reaches and the mma accumulators it feeds.
+static void traceForward(const KernelModel &model, Value value, Member &member,
+                         DenseSet<Value> &seen) {
+  if (!seen.insert(value).second)
+    return;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<scf::YieldOp>(user)) {
+      unsigned index = use.getOperandNumber();
+      if (auto forOp = dyn_cast<scf::ForOp>(user->getParentOp())) {
+        // Every slot the result reaches must accumulate it: a slot that is
+        // overwritten each iteration keeps only the last one.
+        if (std::optional<int> scope = model.getLoopScope(forOp)) {
+          if (!isCarriedSlot(forOp, index))
+            member.overwrittenLoops.push_back(*scope);
+          else if (!llvm::is_contained(member.carriedLoops, *scope))
+            member.carriedLoops.push_back(*scope);
+        }
+        traceForward(model, forOp.getResult(index), member, seen);
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(user->getParentOp())) {
+        traceForward(model, ifOp.getResult(index), member, seen);
+      }
+      continue;
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+      unsigned first = forOp.getNumControlOperands();
+      if (use.getOperandNumber() >= first)
+        traceForward(model,
+                     forOp.getRegionIterArgs()[use.getOperandNumber() - first],
+                     member, seen);
+      continue;
+    }
+    if (auto mma = dyn_cast<MmaOp>(user)) {
+      if (use.get() == mma.getAcc() && use.getOperandNumber() == 2) {
+        member.accLinks.push_back(mma);
+        traceForward(model, mma.getResult(), member, seen);
+      }
+      continue;
+    }
+    if (isa<AtomicAddOp>(user)) {
+      if (!llvm::is_contained(member.atomics, user))
+        member.atomics.push_back(user);
+      member.reachesOutput = true;
+      continue;
+    }
+    if (isa<StoreOp>(user)) {
+      member.reachesOutput = true;
+      continue;
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      // A reduction of the result still carries it to the outputs.
+      DenseSet<Value> nested;
+      Member probe;
+      traceForward(model, reduce.getResult(), probe, nested);
+      member.reachesOutput |= probe.reachesOutput;
+      continue;
+    }
+    if (isa<LoadOp>(user))
+      continue;
+    if (isa<BroadcastOp, TransposeOp, ExpandDimsOp, arith::SelectOp>(user) ||
+        isElementwise(user))
+      for (Value result : user->getResults())
+        traceForward(model, result, member, seen);
+  }
+}
+
+/// Analyses one reduction op.
+} // namespace
+
+Member analyseReduction(const KernelModel &model, Operation *op) {
+  Member member;
+  member.op = op;
+  DenseSet<Value> seen;
+  traceForward(model, op->getResult(0), member, seen);
+  llvm::erase_if(member.carriedLoops, [&](int loop) {
+    return llvm::is_contained(member.overwrittenLoops, loop);
+  });
+  if (!member.reachesOutput)
+    return member;
+  std::string reason;
+  FailureOr<int> scope = model.getScope(op, &reason);
+  if (failed(scope)) {
+    member.unsupported = reason;
+    return member;
+  }
+  member.scope = *scope;
+  if (std::string why = model.getScopeUnsupported(*scope); !why.empty()) {
+    member.unsupported = why;
+    return member;
+  }
+  AxisTracer tracer(model, member);
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    if (failed(tracer.trace(mma.getA(), mma.getTransposeA() ? 0 : 1)) ||
+        failed(tracer.trace(mma.getB(), mma.getTransposeB() ? 1 : 0)))
+      return member;
+  } else {
+    auto reduce = cast<ReduceOp>(op);
+    if (failed(tracer.trace(reduce.getInput(), reduce.getDim())))
+      return member;
+  }
+  if (failed(tracer.finish()))
+    return member;
+  member.noSources = member.sources.empty();
+  return member;
+}
+
+
+} // namespace kbench::detail
