@@ -1,6 +1,6 @@
 //===- kbench.cpp - The kbench command-line tool --------------------------===//
 //
-// `kbench <command> [args]`: compile, verify, eval, tasks. Each command lives
+// `kbench <command> [args]`: compile, verify, eval, tasks, mutate. Each command lives
 // in lib/Driver; this file only dispatches.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +21,8 @@ static void printUsage(llvm::raw_ostream &os) {
         "  verify TASK_DIR    prove bounds, coverage, write-once and reduction\n"
         "                     coverage, or print a counterexample\n"
         "  eval TASK_DIR      compile, then check and time with kbench-run\n"
-        "  tasks [DIR]        list the tasks in a folder (default tasks/)\n\n"
+        "  tasks [DIR]        list the tasks in a folder (default tasks/)\n"
+        "  mutate TASK_DIR    write one mutant of a kernel (mutation analysis)\n\n"
         "Run 'kbench <command> --help' for a command's flags.\n";
 }
 
@@ -42,6 +43,8 @@ int main(int argc, char **argv) {
     return kbench::driver::runEvalCommand(rest, argv[0]);
   if (command == "tasks")
     return kbench::driver::runTasksCommand(rest);
+  if (command == "mutate")
+    return kbench::driver::runMutateCommand(rest);
   llvm::errs() << "kbench: unknown command '" << command << "'\n\n";
   printUsage(llvm::errs());
   return 1;

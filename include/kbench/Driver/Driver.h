@@ -18,6 +18,7 @@ int runCompileCommand(llvm::ArrayRef<const char *> args);
 int runVerifyCommand(llvm::ArrayRef<const char *> args);
 int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0);
 int runTasksCommand(llvm::ArrayRef<const char *> args);
+int runMutateCommand(llvm::ArrayRef<const char *> args);
 
 } // namespace kbench::driver
 
