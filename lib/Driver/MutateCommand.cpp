@@ -75,7 +75,7 @@ int runMutateCommand(llvm::ArrayRef<const char *> args) {
   }
   // With locations: mutated ops carry "kbench.mutant" so a diagnostic can be
   // traced to the mutation.
-  module->print(file->os(), OpPrintingFlags().enableDebugInfo(true, /*prettyForm=*/true));
+  module->print(file->os(), OpPrintingFlags().enableDebugInfo(true, /*prettyForm=*/false));
   file->keep();
   return 0;
 }
