@@ -5,9 +5,11 @@
 # oracles and writes the family x oracle kill matrix of docs/verification.md:
 #
 #   V  the static verifier (kbench-opt --tile-verify), always;
-#   N  the numerical runner on the host target, when --runner CMD is given:
-#      CMD TASK_DIR MUTANT.mlir must exit 0 when the mutant passes the runner's
-#      shape sweep, 1 when it fails it, anything else on an error.
+#   N  the numerical runner on the host target, when --runner CMD is given
+#      (scripts/mutation-runner.sh is one): CMD TASK_DIR MUTANT.mlir must exit
+#      0 when the mutant passes the runner's shape sweep, 1 when it fails it,
+#      anything else on an error. Mutants of a kernel that fails N itself are
+#      not judged by N.
 #
 # Mutants come from kbench-opt --tile-mutate=list-sites and
 # --tile-mutate="mutation=FAMILY:SITE:SEED" (one mutant per site and variant).
@@ -18,6 +20,8 @@
 #
 # Usage: scripts/mutation-analysis.py [--build DIR] [--out DIR]
 #          [--runner CMD] [--families F1,F2,...] [--update-docs FILE]
+#        scripts/mutation-analysis.py --summarize OUT/results.json
+#          [--update-docs FILE]
 #
 #===----------------------------------------------------------------------===#
 
@@ -88,7 +92,19 @@ def main():
                              "or 1 (fail)")
     parser.add_argument("--families", default=",".join(FAMILIES))
     parser.add_argument("--update-docs", default=None)
+    parser.add_argument("--summarize", default=None, metavar="RESULTS_JSON",
+                        help="only summarize the results.json of an earlier "
+                             "run")
     args = parser.parse_args()
+
+    if args.summarize:
+        with open(args.summarize) as f:
+            saved = json.load(f)
+        summary = summarize(saved["rows"], saved["tasks"], saved["runner"])
+        print(summary)
+        if args.update_docs:
+            update_docs(args.update_docs, summary)
+        return
 
     opt = os.path.join(args.build, "bin", "kbench-opt")
     out = args.out or os.path.join(args.build, "mutation")
@@ -106,8 +122,15 @@ def main():
         status, report, wall = verify(
             opt, kernel, os.path.join(out, f"{tag}.json"))
         task_rows.append({"kernel": name, "status": status,
-                          "ms": kernel_ms(report), "wall": wall})
-        print(f"{name}: {status}", file=sys.stderr)
+                          "ms": kernel_ms(report), "wall": wall, "N": "-"})
+        # N judges mutants only of kernels that pass it themselves (a
+        # variant whose requires facts exclude task shapes fails the runner).
+        if args.runner:
+            base = run(shlex.split(args.runner) + [task_dir, kernel])
+            task_rows[-1]["N"] = {0: "pass", 1: "fail"}.get(base.returncode,
+                                                            "error")
+        n_usable = task_rows[-1]["N"] == "pass"
+        print(f"{name}: V {status}, N {task_rows[-1]['N']}", file=sys.stderr)
         sites = run([opt, "--tile-mutate=list-sites", kernel, "-o", os.devnull])
         for line in sites.stdout.splitlines():
             m = SITE_RE.match(line)
@@ -148,10 +171,12 @@ def main():
                 row["checks"] = " ".join(sorted(checks))
                 if status == "violated":
                     row["witness"] = "yes" if points_at_mutant(report) else "no"
-                if args.runner:
+                if args.runner and n_usable:
                     n = run(shlex.split(args.runner) + [task_dir, mutant])
                     row["N"] = {0: "survived", 1: "killed"}.get(
                         n.returncode, "error")
+                elif args.runner:
+                    row["N"] = "n/a"
                 rows.append(row)
 
     columns = ["kernel", "mutation", "family", "variant", "site",
@@ -161,6 +186,9 @@ def main():
         for row in rows:
             f.write("\t".join(str(row.get(c, "")) for c in columns) + "\n")
 
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"rows": rows, "tasks": task_rows,
+                   "runner": bool(args.runner)}, f)
     summary = summarize(rows, task_rows, bool(args.runner))
     print(summary)
     if args.update_docs:
@@ -206,9 +234,14 @@ def summarize(rows, task_rows, have_runner):
         wit = [r for r in killed if r["witness"] == "yes"]
         witness = f"{len(wit)}/{len(killed)}" if killed else "-"
         if have_runner:
-            n_killed = sum(r["N"] == "killed" for r in born)
-            either = sum(r["N"] == "killed" or r["V"] == "killed" for r in born)
-            n_col, vn_col = f"{n_killed}/{len(born)}", f"{either}/{len(born)}"
+            judged = [r for r in born if r["N"] in ("killed", "survived")]
+            n_killed = sum(r["N"] == "killed" for r in judged)
+            either = sum(r["N"] == "killed" or r["V"] == "killed"
+                         for r in judged)
+            vn_rate = (f" ({100.0 * either / len(judged):.1f}%)"
+                       if judged else "")
+            n_col = f"{n_killed}/{len(judged)}"
+            vn_col = f"{either}/{len(judged)}{vn_rate}"
         else:
             n_col = vn_col = "needs runner"
         label = f"{family} {FAMILY_NAMES[family]}"
@@ -226,6 +259,17 @@ def summarize(rows, task_rows, have_runner):
                  + (" (" + ", ".join(f"{t['kernel']}: {t['status']}"
                                      for t in bad_tasks) + ")"
                     if bad_tasks else "") + ".")
+    if have_runner:
+        f7n = [r for r in rows if r["family"] == "F7" and r["N"] == "killed"]
+        n_tasks = ", ".join(f"{t['kernel']}: {t['N']}" for t in task_rows)
+        n_errors = sum(r["N"] == "error" for r in rows)
+        n_na = sum(r["N"] == "n/a" for r in rows)
+        lines.append(f"N (kbench eval on the host target, "
+                     f"scripts/mutation-runner.sh) on the task kernels: "
+                     f"{n_tasks}; N columns count only mutants of kernels "
+                     f"that pass N ({n_na} mutants not judged), {n_errors} "
+                     f"mutants without an N verdict; N flags {len(f7n)} F7 "
+                     f"mutants.")
     times = [ms for t in task_rows for ms in t["ms"]]
     for r in rows:
         if r.get("v_ms"):

@@ -4,7 +4,7 @@
 // operands of a tile.mma agree on k.
 //
 // A reduction is a tile.mma (reduced dim: the k axis of a and b) or a
-// tile.reduce. Its reduced axis is traced back through elementwise ops,
+// tile.reduce. ReductionTrace.cpp traces its reduced axis back through elementwise ops,
 // broadcasts, transposes and loop-carried values to the tile.loads that feed
 // it (the sources); a source's tile coordinate along that axis is the k tile.
 // Loads inside a loop whose result feeds the reduction count every iteration
