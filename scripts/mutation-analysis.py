@@ -208,8 +208,9 @@ def summarize(rows, task_rows, have_runner):
     except OSError:
         pass
     machine = f"{cpu}, {os.cpu_count()} cores"
+    runner = "--runner scripts/mutation-runner.sh " if have_runner else ""
     lines.append(f"Measured {stamp} on {machine} with "
-                 "`scripts/mutation-analysis.py --update-docs "
+                 f"`scripts/mutation-analysis.py {runner}--update-docs "
                  "docs/verification.md` over "
                  f"{len(task_rows)} task kernels (tasks/*/kernel*.mlir).")
     lines.append("")
@@ -260,6 +261,14 @@ def summarize(rows, task_rows, have_runner):
                                      for t in bad_tasks) + ")"
                     if bad_tasks else "") + ".")
     if have_runner:
+        faults = [r for r in rows if r["family"] != "F7"
+                  and r["V"] != "stillborn" and r["equivalent"] != "yes"
+                  and r["N"] in ("killed", "survived")]
+        either = sum(r["N"] == "killed" or r["V"] == "killed" for r in faults)
+        if faults:
+            lines.append(f"V or N over all non-equivalent F1-F6 mutants N "
+                         f"judged: {either}/{len(faults)} "
+                         f"({100.0 * either / len(faults):.1f}%).")
         f7n = [r for r in rows if r["family"] == "F7" and r["N"] == "killed"]
         n_tasks = ", ".join(f"{t['kernel']}: {t['N']}" for t in task_rows)
         n_errors = sum(r["N"] == "error" for r in rows)
