@@ -18,7 +18,9 @@
 # every bundle passed, 1 when one failed, 2 when the build or a run could not
 # be judged. Everything runs in well under 10 minutes for the current tasks.
 #
-# Environment: BUILD_DIR (default build-gpu), KBENCH_DEPS (default build-deps).
+# Environment: BUILD_DIR (default build-gpu), KBENCH_DEPS (default build-deps),
+# KBENCH_EVAL_SHAPES (shape sets of run 1, default all; "tune" for a schedule
+# sweep, which then skips run 2).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,11 +88,14 @@ for manifest in "$bundles"/*/manifest.json; do
   mkdir -p "$out/$name"
   t0=$(date +%s.%N)
   "$run" --target sm_90a --calibration "$out/calibration.json" \
+    ${KBENCH_EVAL_SHAPES:+--shapes "$KBENCH_EVAL_SHAPES"} \
     "$root/tasks/$task" "$dir" -o "$out/$name" | tee "$out/$name/table.txt" | tee -a "$log"
   rc=${PIPESTATUS[0]}
   t1=$(date +%s.%N)
-  "$run" --target sm_90a --shapes check --no-timing "$root/tasks/$task" "$dir" \
-    -o "$out/$name/checks-only" >"$out/$name/checks-only.txt" 2>&1
+  if [ -z "${KBENCH_EVAL_SHAPES:-}" ]; then
+    "$run" --target sm_90a --shapes check --no-timing "$root/tasks/$task" "$dir" \
+      -o "$out/$name/checks-only" >"$out/$name/checks-only.txt" 2>&1
+  fi
   t2=$(date +%s.%N)
   python3 - "$out/$name" "$t0" "$t1" "$t2" <<'EOF'
 import json, sys
@@ -123,6 +128,7 @@ for report_path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
         "by_verdict": s.get("by_verdict"),
         "errors": r.get("errors"),
         "first_failure": s.get("first_failure", {}).get("detail"),
+        "max_accuracy_ratio": s.get("max_accuracy_ratio"),
         "phases_s": r.get("phases"),
         "checks_only": {"verdict": quick.get("verdict"),
                         "cases": quick.get("summary", {}).get("cases"),

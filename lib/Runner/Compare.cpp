@@ -31,6 +31,8 @@ const char *verdictName(Verdict verdict) {
     return "nonfinite";
   case Verdict::Mismatch:
     return "mismatch";
+  case Verdict::Inaccurate:
+    return "inaccurate";
   case Verdict::Nondeterministic:
     return "nondeterministic";
   case Verdict::Unrefereeable:
@@ -182,6 +184,62 @@ ErrorStats compareTensors(const at::Tensor &out, const at::Tensor &ref, Toleranc
     }
   }
   return s;
+}
+
+bool hasAccuracyRule(DType dtype) {
+  return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16;
+}
+
+/// Unit roundoff (half an ulp at 1) of a floating dtype.
+static double unitRoundoff(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return std::ldexp(1.0, -11);
+  case DType::BF16:
+    return std::ldexp(1.0, -8);
+  case DType::F64:
+    return std::ldexp(1.0, -53);
+  default:
+    return std::ldexp(1.0, -24);
+  }
+}
+
+AccuracyStats measureAccuracy(const at::Tensor &out, const at::Tensor &ref,
+                              const at::Tensor &ref64, DType dtype, Tolerance tol) {
+  AccuracyStats a;
+  a.limit = tol.fp64Ratio;
+  if (out.numel() == 0)
+    return a;
+  c10::NoGradGuard noGrad;
+  at::Tensor exact = ref64.detach().to(at::kDouble);
+  auto rms = [](const at::Tensor &t) { return std::sqrt((t * t).mean().item<double>()); };
+  a.candidateRms = rms(out.detach().to(at::kDouble) - exact);
+  a.referenceRms = rms(ref.detach().to(at::kDouble) - exact);
+  // A reference that happens to be exact (a copy, a max) must not demand an
+  // exact candidate: one rounding of every element is always allowed.
+  a.floorRms = unitRoundoff(dtype) * rms(exact);
+  double scale = std::max(a.referenceRms, a.floorRms);
+  a.ratio = scale > 0 ? a.candidateRms / scale : (a.candidateRms > 0 ? INFINITY : 0);
+  return a;
+}
+
+std::string describeInaccuracy(const std::string &output, const AccuracyStats &a) {
+  std::ostringstream os;
+  os << "output '" << output << "': RMS error against the fp64 reference is "
+     << number(a.candidateRms) << ", " << number(a.ratio) << "x the reference's own ("
+     << number(std::max(a.referenceRms, a.floorRms)) << "); the limit is " << number(a.limit)
+     << "x (tolerance.fp64_ratio): every element is within atol/rtol, but the kernel loses "
+        "precision (an intermediate in a narrower type, a dropped compensation term?)";
+  return os.str();
+}
+
+nlohmann::json toJson(const AccuracyStats &a) {
+  return {{"rms_err_vs_fp64", a.candidateRms},
+          {"reference_rms_err_vs_fp64", a.referenceRms},
+          {"floor_rms", a.floorRms},
+          {"ratio", a.ratio},
+          {"limit", a.limit},
+          {"pass", a.pass()}};
 }
 
 std::string describeFailure(const std::string &output, const ErrorStats &s, Tolerance tol) {

@@ -60,7 +60,9 @@ ReportBuilder::ReportBuilder(nlohmann::json invocation) {
 
 void ReportBuilder::setTask(const Task &t) {
   task = &t;
-  nlohmann::json tol = {{"atol", t.tolerance.atol}, {"rtol", t.tolerance.rtol}};
+  nlohmann::json tol = {{"atol", t.tolerance.atol},
+                        {"rtol", t.tolerance.rtol},
+                        {"fp64_ratio", t.tolerance.fp64Ratio}};
   report["task"] = {{"name", t.name}, {"file", t.file}, {"tolerance", tol},
                     {"kind", t.backward ? "backward" : "forward"}};
 }
@@ -236,7 +238,7 @@ void ReportBuilder::absorbWorker(const WorkerResult &w) {
 const nlohmann::json &ReportBuilder::finish() {
   nlohmann::json byVerdict = nlohmann::json::object();
   int passed = 0, failed = 0, skipped = 0;
-  double maxAbs = 0, maxRel = 0;
+  double maxAbs = 0, maxRel = 0, maxAccuracyRatio = 0;
   nlohmann::json firstFailure;
   for (const nlohmann::json &c : report["cases"]) {
     std::string v = c.value("verdict", "error");
@@ -251,17 +253,21 @@ const nlohmann::json &ReportBuilder::finish() {
         firstFailure = c;
     }
     if (c.contains("outputs"))
-      for (const auto &[name, o] : c["outputs"].items())
+      for (const auto &[name, o] : c["outputs"].items()) {
         for (const char *run : {"run1", "run2"})
           if (o.contains(run)) {
             maxAbs = std::max(maxAbs, o[run].value("max_abs_err", 0.0));
             maxRel = std::max(maxRel, o[run].value("max_rel_err", 0.0));
           }
+        if (o.contains("accuracy"))
+          maxAccuracyRatio = std::max(maxAccuracyRatio, o["accuracy"].value("ratio", 0.0));
+      }
   }
   nlohmann::json summary = {{"cases", passed + failed + skipped}, {"passed", passed},
                             {"failed", failed}, {"skipped", skipped},
                             {"by_verdict", byVerdict}, {"max_abs_err", maxAbs},
-                            {"max_rel_err", maxRel}};
+                            {"max_rel_err", maxRel},
+                            {"max_accuracy_ratio", maxAccuracyRatio}};
   if (!firstFailure.is_null())
     summary["first_failure"] = firstFailure;
 
@@ -319,7 +325,8 @@ void ReportBuilder::printTable(std::ostream &os) const {
     os << "  checks: " << s["passed"] << " passed, " << s["failed"] << " failed, "
        << s["skipped"] << " skipped of " << s["cases"] << " (shape x seed x distribution); max abs err "
        << fmt(s["max_abs_err"].get<double>()) << ", max rel err "
-       << fmt(s["max_rel_err"].get<double>()) << "\n";
+       << fmt(s["max_rel_err"].get<double>()) << ", max error ratio to the reference (vs fp64) "
+       << fmt(s.value("max_accuracy_ratio", 0.0)) << "\n";
   }
   if (s.value("failed", 0) > 0) {
     os << "  failures:";

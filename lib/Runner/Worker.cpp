@@ -8,8 +8,9 @@
 //      skipped here, before run 2;
 //   4. fresh poisoned outputs, candidate run 2, sync;
 //   5. inputs compared bitwise with their clones; each output of each run
-//      compared with the reference; the two runs compared with each other;
-//      the unrefereeable rule on nominal distributions.
+//      compared with the reference; run 1's RMS error against fp64 compared
+//      with the reference's own (the accuracy rule); the two runs compared
+//      with each other; the unrefereeable rule on nominal distributions.
 // A CUDA error at a sync ends the worker (the context is gone) with a
 // "fatal" message naming the case; the supervisor turns it into a verdict.
 //
@@ -139,12 +140,14 @@ int verdictRank(Verdict v) {
     return 3;
   case Verdict::Mismatch:
     return 4;
-  case Verdict::Nondeterministic:
+  case Verdict::Inaccurate:
     return 5;
-  case Verdict::Unrefereeable:
+  case Verdict::Nondeterministic:
     return 6;
-  default:
+  case Verdict::Unrefereeable:
     return 7;
+  default:
+    return 8;
   }
 }
 
@@ -323,6 +326,15 @@ public:
       else if (!s2.pass())
         fail(classify(s2), "run 2 (after the reference ran): " +
                                describeFailure(o.name, s2, tol));
+      // The accuracy rule, once the elementwise bound holds (run 1; run 2
+      // must agree with it below).
+      if (s1.pass() && ref64.count(o.name) && hasAccuracyRule(o.dtype) && tol.fp64Ratio > 0) {
+        AccuracyStats acc =
+            measureAccuracy(run1.at(o.name), r, ref64.at(o.name), o.dtype, tol);
+        oj["accuracy"] = toJson(acc);
+        if (!acc.pass())
+          fail(Verdict::Inaccurate, describeInaccuracy(o.name, acc));
+      }
       auto differ = bitwiseDifference(run1.at(o.name), run2.at(o.name));
       oj["runs_bitwise_equal"] = !differ.has_value();
       if (s1.pass() && s2.pass() && differ) {

@@ -109,6 +109,30 @@ TEST(Compare, MaxRelSkipsTinyReferences) {
   EXPECT_NEAR(s.maxRel, 1.0, 1e-6);
 }
 
+TEST(Compare, AccuracyRatioAgainstFp64) {
+  // ref64 = 1 everywhere; the reference is off by 1e-7 (RMS 1e-7), so one
+  // rounding of f32 (2^-24 ~ 6e-8) is below it and the scale is 1e-7.
+  at::Tensor exact = at::ones({4}, at::kDouble);
+  at::Tensor ref = exact + 1e-7;
+  AccuracyStats close = measureAccuracy(exact + 5e-7, ref, exact, DType::F32, Tolerance{});
+  EXPECT_NEAR(close.ratio, 5.0, 1e-6);
+  EXPECT_TRUE(close.pass());
+  Tolerance tight{1e-3, 1e-3, 4};
+  EXPECT_FALSE(measureAccuracy(exact + 5e-7, ref, exact, DType::F32, tight).pass());
+  // An exact reference: the floor (one f32 unit roundoff of RMS(ref64))
+  // is the scale, so a candidate off by one rounding is not penalised.
+  AccuracyStats floor = measureAccuracy(exact + std::ldexp(1.0, -24), exact, exact,
+                                        DType::F32, Tolerance{});
+  EXPECT_DOUBLE_EQ(floor.floorRms, std::ldexp(1.0, -24));
+  EXPECT_NEAR(floor.ratio, 1.0, 1e-12);
+  // fp64_ratio 0 turns the rule off.
+  Tolerance off{1e-3, 1e-3, 0};
+  EXPECT_TRUE(measureAccuracy(exact + 1.0, exact, exact, DType::F32, off).pass());
+  EXPECT_TRUE(hasAccuracyRule(DType::BF16));
+  EXPECT_FALSE(hasAccuracyRule(DType::F64));
+  EXPECT_FALSE(hasAccuracyRule(DType::I32));
+}
+
 TEST(Compare, Unrefereeable) {
   EXPECT_TRUE(isUnrefereeable({1e-3, 1e-3}, 1e-3));
   EXPECT_TRUE(isUnrefereeable({1e-3, 1e-3}, 0.01));
@@ -138,6 +162,8 @@ TEST(Compare, VerdictNames) {
   EXPECT_STREQ(verdictName(Verdict::Unwritten), "unwritten");
   EXPECT_STREQ(verdictName(Verdict::InputModified), "input_modified");
   EXPECT_STREQ(verdictName(Verdict::RequiresViolated), "requires_violated");
+  EXPECT_STREQ(verdictName(Verdict::Inaccurate), "inaccurate");
+  EXPECT_TRUE(isFailure(Verdict::Inaccurate));
   EXPECT_FALSE(isFailure(Verdict::Pass));
   EXPECT_FALSE(isFailure(Verdict::Skipped));
   EXPECT_TRUE(isFailure(Verdict::Unrefereeable));

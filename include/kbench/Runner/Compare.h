@@ -32,6 +32,7 @@ enum class Verdict {
   InputModified,    ///< an input differs from its clone after the runs
   NonFinite,        ///< NaN/Inf where the reference is finite
   Mismatch,         ///< outside the tolerance
+  Inaccurate,       ///< within it, but far less accurate than the reference (fp64 ratio)
   Nondeterministic, ///< run 1 and run 2 of the candidate disagree
   Unrefereeable,    ///< atol >= 0.1 * RMS(ref): the task cannot tell zeros apart
   RequiresViolated, ///< a kernel's `requires` fact is false at this shape
@@ -68,6 +69,29 @@ struct ErrorStats {
 /// candidate outputs).
 ErrorStats compareTensors(const at::Tensor &out, const at::Tensor &ref, Tolerance tol,
                           bool poisonCheck);
+
+/// The accuracy rule: RMS errors against the fp64 reference.
+struct AccuracyStats {
+  double candidateRms = 0; ///< RMS(out - ref64)
+  double referenceRms = 0; ///< RMS(ref - ref64): the task reference's own error
+  double floorRms = 0;     ///< unit roundoff of the output dtype * RMS(ref64)
+  double ratio = 0;        ///< candidateRms / max(referenceRms, floorRms)
+  double limit = 0;        ///< the tolerance's fp64_ratio
+  bool pass() const { return limit == 0 || ratio <= limit; }
+};
+
+/// Whether the accuracy rule applies to outputs of this dtype: f32, f16 and
+/// bf16, whose fp64 reference is more precise than the task's.
+bool hasAccuracyRule(DType dtype);
+
+/// Measures `out` and `ref` against `ref64` (all the same shape, finite).
+AccuracyStats measureAccuracy(const at::Tensor &out, const at::Tensor &ref,
+                              const at::Tensor &ref64, DType dtype, Tolerance tol);
+
+/// One sentence for a failed accuracy rule.
+std::string describeInaccuracy(const std::string &output, const AccuracyStats &stats);
+
+nlohmann::json toJson(const AccuracyStats &stats);
 
 /// atol >= 0.1 * RMS(ref).
 bool isUnrefereeable(Tolerance tol, double rmsRef);

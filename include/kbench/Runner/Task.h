@@ -44,13 +44,22 @@ const char *dtypeName(DType dtype);
 bool isFloat(DType dtype);
 size_t dtypeSize(DType dtype);
 
-/// |out - ref| <= atol + rtol * |ref| elementwise.
+/// |out - ref| <= atol + rtol * |ref| elementwise, and the accuracy rule:
+/// the candidate's RMS error against the fp64 reference is at most
+/// `fp64Ratio` times the task's own reference's (floored at one unit
+/// roundoff of RMS(ref)). The elementwise bound alone cannot tell an f32
+/// kernel from one that rounds an intermediate to f16 (relative error
+/// 2^-11 < 1e-3); the ratio can (docs/runner.md, "Accuracy"). 0 turns the
+/// rule off.
 struct Tolerance {
   double atol = 1e-3;
   double rtol = 1e-3;
+  double fp64Ratio = 128;
 };
 
-/// RUNNER.md defaults: fp32 1e-3, f16/bf16 1e-2, f64 1e-7, integers exact.
+/// RUNNER.md defaults: fp32 1e-3, f16/bf16 1e-2, f64 1e-7, integers exact;
+/// fp64_ratio 128 for f32, f16 and bf16, off for f64 and integers (there is
+/// no more precise reference to measure them against).
 Tolerance defaultTolerance(DType dtype);
 
 /// How a task input is drawn for each seed.

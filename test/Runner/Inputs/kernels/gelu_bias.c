@@ -8,6 +8,8 @@
  *   TUNE_ONLY      assumes N == 64 (the tune shape of Inputs/tasks/tune_only)
  *   LAST_COL       leaves the last column unwritten (a j < N - 1 bound)
  *   STATEFUL       right on the first call, zeros afterwards (caching)
+ *   HALF_PRECISION rounds x * s + b to 11 significant bits (f16's), which
+ *                  stays within atol = rtol = 1e-3 but not the accuracy rule
  *   CRASH_AT_M     dereferences NULL when M == CRASH_AT_M
  *   HANG_AT_M      loops forever when M == HANG_AT_M */
 #include <math.h>
@@ -16,6 +18,15 @@
 
 #define BM 4
 #define BN 32
+
+#ifdef HALF_PRECISION
+/* Rounds to nearest with f16's 11-bit significand (f16's range is ignored). */
+static float round_to_half_precision(float v) {
+  int e;
+  float m = frexpf(v, &e);
+  return ldexpf(rintf(ldexpf(m, 11)), e - 11);
+}
+#endif
 
 static float gelu_tanh(float v) {
   return 0.5f * v * (1.0f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)));
@@ -61,7 +72,11 @@ void gelu_bias(void **params, int64_t gx, int64_t gy, int64_t gz) {
 #else
           int64_t idx = i * N + j;
 #endif
+#ifdef HALF_PRECISION
+          float v = gelu_tanh(round_to_half_precision(x[idx] * s[j] + b[j]));
+#else
           float v = gelu_tanh(x[idx] * s[j] + b[j]);
+#endif
 #ifdef ZEROS
           v = 0.0f;
 #endif
