@@ -120,6 +120,9 @@ public:
   mlir::LogicalResult lowerLoad(tile::LoadOp op);
   mlir::LogicalResult lowerStore(tile::StoreOp op);
   mlir::LogicalResult lowerAtomicAdd(tile::AtomicAddOp op);
+  /// i1 `dim % divisor == 0`, emitted once per kernel in the prologue: the
+  /// run-time alignment check of versioned global accesses.
+  mlir::Value divisibleBy(mlir::Value dim, int64_t divisor);
   /// A shared-memory buffer of `count` elements, 16-byte aligned.
   mlir::Value allocShared(mlir::Type elementType, int64_t count);
   /// `value` in layout `to` (through shared memory unless equal).
@@ -196,6 +199,7 @@ public:
   mlir::Value threadId, laneId, warpId;
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, mlir::Value> coords;
   llvm::DenseMap<int64_t, mlir::Value> indexConstants;
+  llvm::DenseMap<std::pair<mlir::Value, int64_t>, mlir::Value> divisibility;
 
   /// Shared memory: the byte buffer all allocations are views of, and the
   /// bytes allocated so far.

@@ -10,6 +10,15 @@
 // fact makes the innermost dim a multiple of it (every row start is then
 // aligned; base pointers are 16-byte aligned by the bundle ABI).
 //
+// Without that fact the access is versioned at run time, as Triton
+// specialises on divisibility: the fast path (plain vector access with the
+// alignment, so PTX gets ld.global.v4) runs when the tile is interior AND the
+// innermost dim is a multiple of the aligned run (`dim % run == 0`, computed
+// once per kernel); otherwise the masked path, which is correct for any
+// alignment, runs. Without the alignment attribute LLVM would split every
+// vector access into scalars, so versioning is what makes vector_width pay
+// off on shapes the compiler cannot see.
+//
 // Shared memory: one byte buffer per CTA carved into 16-byte aligned views;
 // layout conversions store a tile in one layout and read it in another.
 //
@@ -94,9 +103,43 @@ struct TileAccess {
   SmallVector<Value> base; // tile start + t(d) * perThread(d), per dim
   Value inBounds;          // the whole tile lies inside the memref; null
                            // when `requires` facts prove it for every tile
-  IntegerAttr alignment;   // bytes, when provable
+  IntegerAttr alignment;   // bytes, when provable (valid on every path)
+  Value aligned;           // run-time `dim % run == 0` on the innermost dim;
+                           // null when nothing better than `alignment` is
+                           // reachable by checking it
+  IntegerAttr fastAlignment; // bytes on the fast path (under `aligned`)
+
+  /// Condition of the plain vector access path; null when it always runs.
+  Value fastPath(OpBuilder &b, Location loc) const {
+    if (inBounds && aligned)
+      return arith::AndIOp::create(b, loc, inBounds, aligned);
+    return inBounds ? inBounds : aligned;
+  }
 };
 } // namespace
+
+/// Alignment in bytes of a run start that is a multiple of `elems` elements
+/// from a 16-byte aligned base (the largest power of two dividing the byte
+/// offset, at most 16); 0 when no better than one element.
+static int64_t runAlignment(int64_t elems, Type elementType) {
+  int64_t pow2 = elems & -elems;
+  if (pow2 <= 1)
+    return 0;
+  return std::min<int64_t>(16, pow2 * elementBytes(elementType));
+}
+
+Value KernelLowering::divisibleBy(Value dim, int64_t divisor) {
+  Value &cached = divisibility[{dim, divisor}];
+  if (cached)
+    return cached;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(prologueEnd);
+  Location loc = kernel.getLoc();
+  Value rem = arith::RemUIOp::create(b, loc, dim, constIndex(divisor));
+  cached = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                 constIndex(0));
+  return cached;
+}
 
 static TileAccess addressTile(KernelLowering &k, const View &view,
                               ValueRange indices, const Layout &layout,
@@ -128,15 +171,27 @@ static TileAccess addressTile(KernelLowering &k, const View &view,
         access.inBounds ? arith::AndIOp::create(b, loc, access.inBounds, fits)
                         : fits;
   }
-  // Alignment of each run start, in elements: a power of two dividing the
-  // run length, the innermost tile size and (for rank > 1) the row length.
+  // Alignment of each run start: run starts within a tile row are multiples
+  // of the run length and of the innermost tile size; a row starts at a
+  // multiple of the row length (rank > 1), which `requires` facts may prove.
   int64_t run = layout.innerPerThread();
-  int64_t elems = std::gcd(run, view.tileShape.back());
+  int64_t inTile = std::gcd(run, view.tileShape.back());
+  int64_t proven = inTile;
   if (rank > 1)
-    elems = std::gcd(elems, k.knownMultiple(view.dimNames.back()));
-  int64_t bytes = std::min<int64_t>(16, elems * elementBytes(view.elementType));
-  if (elems > 1 && llvm::isPowerOf2_64(bytes))
-    access.alignment = b.getI64IntegerAttr(bytes);
+    proven = std::gcd(inTile, k.knownMultiple(view.dimNames.back()));
+  int64_t provenBytes = runAlignment(proven, view.elementType);
+  if (provenBytes)
+    access.alignment = b.getI64IntegerAttr(provenBytes);
+  access.fastAlignment = access.alignment;
+  // Rows not provably aligned: check the row length at run time for the
+  // alignment the tile itself allows (not for atomics, which go element by
+  // element and never take a fast path).
+  int64_t wantedBytes = runAlignment(inTile, view.elementType);
+  if (checkBounds && rank > 1 && wantedBytes > provenBytes) {
+    int64_t divisor = wantedBytes / elementBytes(view.elementType);
+    access.aligned = k.divisibleBy(view.dims.back(), divisor);
+    access.fastAlignment = b.getI64IntegerAttr(wantedBytes);
+  }
   return access;
 }
 
@@ -193,8 +248,8 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
   scf::IfOp ifOp;
-  if (access.inBounds)
-    ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, access.inBounds,
+  if (Value fast = access.fastPath(b, loc))
+    ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, fast,
                              /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   for (bool masked : {false, true}) {
@@ -224,7 +279,7 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
       } else {
         chunk = vector::LoadOp::create(b, loc, runType, view.memref, coords,
                                        /*nontemporal=*/false,
-                                       access.alignment);
+                                       access.fastAlignment);
       }
       result = run == vt.getNumElements()
                    ? chunk
@@ -280,9 +335,8 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
   emitUnder(b, loc, owner, [&] {
     TileAccess access = addressTile(*this, view, indices, layout, loc);
     scf::IfOp ifOp;
-    if (access.inBounds)
-      ifOp = scf::IfOp::create(b, loc, access.inBounds,
-                               /*withElseRegion=*/true);
+    if (Value fast = access.fastPath(b, loc))
+      ifOp = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     for (bool masked : {false, true}) {
       if (!ifOp && masked)
@@ -309,7 +363,7 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
                                         chunk, access.alignment);
         } else {
           vector::StoreOp::create(b, loc, chunk, view.memref, coords,
-                                  /*nontemporal=*/false, access.alignment);
+                                  /*nontemporal=*/false, access.fastAlignment);
         }
       });
     }

@@ -2,9 +2,11 @@
 
 // vector_width = 4 and a fact making N a multiple of 4: 16-byte runs per
 // thread, aligned. In-bounds tiles take plain vector loads and stores;
-// boundary tiles mask with the view's pad (-inf here).
+// boundary tiles mask with the view's pad (-inf here). The fact proves the
+// alignment, so there is no run-time check on N.
 
 // CHECK-LABEL: gpu.func @aligned
+// CHECK-NOT: arith.remui {{.*}}, %c4 :
 // CHECK: %[[FULL:.*]] = arith.andi
 // CHECK: scf.if %[[FULL]] -> (vector<8xf32>)
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
@@ -30,12 +32,40 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // -----
 
-// Without a fact on N, row starts are not provably 16-byte aligned: the
-// accesses stay 4-wide but carry no alignment (LLVM then splits them).
+// Without a fact on N, row starts are not provably 16-byte aligned: each
+// access is versioned at run time. `N % 4 == 0` is computed once in the
+// prologue and joins the interior check of both the load and the store; the
+// fast path is the aligned vector access, the other the masked one, which
+// carries no alignment.
 
 // CHECK-LABEL: gpu.func @unaligned
-// CHECK: vector.load %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
+// CHECK: gpu.thread_id x
+// CHECK: %[[REM:.*]] = arith.remui %[[N]], %[[C4:.*]] : index
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
+// CHECK: gpu.block_id x
+// CHECK: %[[INSIDE:.*]] = arith.andi
+// CHECK: %[[FAST:.*]] = arith.andi %[[INSIDE]], %[[ALIGNED]] : i1
+// CHECK: scf.if %[[FAST]] -> (vector<8xf32>) {
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: } else {
 // CHECK-NOT: alignment
+// CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NOT: alignment
+// CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK: }
+// CHECK-NOT: arith.remui {{.*}}, %c4 :
+// CHECK: %[[SINSIDE:.*]] = arith.andi
+// CHECK: %[[SFAST:.*]] = arith.andi %[[SINSIDE]], %[[ALIGNED]] : i1
+// CHECK: scf.if %[[SFAST]] {
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: } else {
+// CHECK-NOT: alignment
+// CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
+// CHECK-NOT: alignment
+// CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK: gpu.return
 tile.kernel @unaligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                        %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})

@@ -12,7 +12,6 @@
 
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
-#include "kbench/Support/ShapeExpr.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -147,43 +146,11 @@ static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
   return failure;
 }
 
-/// True when `dim % width == 0` follows from a static extent or a
-/// `requires` fact of the form `dim % c == 0` with c a multiple of width.
-static bool provesMultiple(KernelOp kernel, StringRef dim, int64_t staticExtent,
-                           int64_t width) {
-  if (!ShapedType::isDynamic(staticExtent))
-    return staticExtent % width == 0;
-  ArrayAttr facts = kernel.getRequiresAttr();
-  if (!facts)
-    return false;
-  SymbolValues params;
-  if (DictionaryAttr dict = kernel.getParamsAttr())
-    for (NamedAttribute param : dict)
-      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
-        params[param.getName().str()] = value.getInt();
-  auto isMultiple = [&](const ShapeExpr &mod, const ShapeExpr &zero) {
-    if (zero.getKind() != ShapeExpr::Kind::Constant ||
-        zero.getConstant() != 0 || mod.getKind() != ShapeExpr::Kind::Mod)
-      return false;
-    const ShapeExpr &lhs = mod.getOperands()[0], &rhs = mod.getOperands()[1];
-    return lhs.getKind() == ShapeExpr::Kind::Symbol && lhs.getSymbol() == dim &&
-           rhs.getKind() == ShapeExpr::Kind::Constant &&
-           rhs.getConstant() > 0 && rhs.getConstant() % width == 0;
-  };
-  for (Attribute factAttr : facts) {
-    std::string error;
-    std::optional<ShapeFact> fact =
-        ShapeFact::parse(cast<StringAttr>(factAttr).str(), error);
-    if (!fact || fact->getRelation() != ShapeFact::Relation::EQ)
-      continue;
-    ShapeFact bound = fact->substitute(params);
-    if (isMultiple(bound.getLhs(), bound.getRhs()) ||
-        isMultiple(bound.getRhs(), bound.getLhs()))
-      return true;
-  }
-  return false;
-}
-
+/// Row alignment is not a rule: when the innermost dim of a rank >= 2
+/// partition is not provably a multiple of the width, tile-to-gpu versions
+/// each access on `dim % width == 0` at run time (the aligned vector path or
+/// the masked one), so any width that fits 16 bytes and divides the innermost
+/// tile size is legal.
 static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
   std::optional<int64_t> width = kernel.getParamValue(kVectorWidthParam);
   if (!width)
@@ -220,31 +187,7 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
                         *width, inner, describeSource(kernel, partition),
                         describeTile(partition)),
           partition.getLoc(), "this partition"};
-      return;
     }
-    // Tile rows start at multiples of the innermost extent (every stride is
-    // one), so rows are width-aligned iff that extent is a multiple of width.
-    // Rank-1 partitions have a single row starting at the aligned base.
-    auto memref = cast<MemRefType>(partition.getSource().getType());
-    if (memref.getRank() < 2 || *width == 1)
-      return;
-    auto arg = dyn_cast<BlockArgument>(partition.getSource());
-    SmallVector<StringRef> dims;
-    if (arg && arg.getOwner()->getParentOp() == kernel.getOperation())
-      dims = kernel.getArgDimNames(arg.getArgNumber());
-    StringRef dim = dims.empty() ? StringRef() : dims.back();
-    if (!dim.empty() &&
-        provesMultiple(kernel, dim, memref.getShape().back(), *width))
-      return;
-    failure = KnobFailure{
-        llvm::formatv("vector_width = {0} needs the rows of {1} to be "
-                      "{2}-byte aligned, which holds only if {3} % {0} == 0; "
-                      "add \"{3} % {0} == 0\" to the kernel's requires (the "
-                      "runner checks it at launch) or use vector_width = 1",
-                      *width, describeSource(kernel, partition),
-                      *width * byteWidth(type.getElementType()),
-                      dim.empty() ? StringRef("its innermost dim") : dim),
-        partition.getLoc(), "this partition"};
   });
   return failure;
 }

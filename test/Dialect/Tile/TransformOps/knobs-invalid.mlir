@@ -210,48 +210,6 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Row alignment needs a requires fact.
-module attributes {transform.with_named_sequence} {
-  tile.kernel @v(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
-                 %b: memref<?xf32> {tile.dims = ["M"]})
-      params {BM = 16, BK = 8} requires [] {
-    %bv = tile.partition %b tile [BM] : memref<?xf32> -> !tile.part<16xf32>
-    // expected-note @below {{this partition}}
-    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<16x8xf32>
-    %m, %n = tile.grid %Xv : !tile.part<16x8xf32>
-    tile.return
-  }
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.vector_width: vector_width = 4 needs the rows of argument #0 (dims [M, K]) to be 16-byte aligned, which holds only if K % 4 == 0; add "K % 4 == 0" to the kernel's requires (the runner checks it at launch) or use vector_width = 1}}
-    transform.tile.vector_width %k 4 : !transform.any_op
-    transform.yield
-  }
-}
-
-// -----
-
-// A fact with too small a modulus proves nothing for this width.
-module attributes {transform.with_named_sequence} {
-  tile.kernel @v(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
-                 %b: memref<?xf32> {tile.dims = ["M"]})
-      params {BM = 16, BK = 8} requires ["K % 2 == 0", "K <= 4096"] {
-    %bv = tile.partition %b tile [BM] : memref<?xf32> -> !tile.part<16xf32>
-    // expected-note @below {{this partition}}
-    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<16x8xf32>
-    %m, %n = tile.grid %Xv : !tile.part<16x8xf32>
-    tile.return
-  }
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.vector_width: vector_width = 4 needs the rows of argument #0 (dims [M, K]) to be 16-byte aligned, which holds only if K % 4 == 0}}
-    transform.tile.vector_width %k 4 : !transform.any_op
-    transform.yield
-  }
-}
-
-// -----
-
 // Grouped order needs a 2-D grid.
 module attributes {transform.with_named_sequence} {
   tile.kernel @r(%X: memref<?xf32> {tile.dims = ["M"]}) params {BR = 128} {

@@ -3,7 +3,8 @@
 // set_num_warps, vector_width and raster store their params when legal.
 
 // Rank-2 rows are 16-byte aligned by `K % 8 == 0` (a multiple of 4) for X
-// and by the static inner extent 64 for W; the bias is rank 1.
+// and by the static inner extent 64 for W; the bias is rank 1. (Alignment
+// is not a rule any more: see @ragged below.)
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK-SAME: params {BK = 32, BM = 64, BN = 64, group_m = 8, num_warps = 8, vector_width = 4}
 module attributes {transform.with_named_sequence} {
@@ -26,6 +27,39 @@ module attributes {transform.with_named_sequence} {
     transform.tile.vector_width %k 4 : !transform.any_op
     %g = transform.param.constant 8 : i64 -> !transform.param<i64>
     transform.tile.raster %k group_m %g : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// vector_width needs no fact on the row length: tile-to-gpu checks
+// `K % 4 == 0` at run time and takes the masked path when it fails. Without
+// any fact, and with one too weak to prove 16-byte rows (K % 2).
+// CHECK-LABEL: tile.kernel @ragged
+// CHECK-SAME: params {BK = 8, BM = 16, vector_width = 4}
+// CHECK-LABEL: tile.kernel @weak_fact
+// CHECK-SAME: params {BK = 8, BM = 16, vector_width = 4}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @ragged(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                      %b: memref<?xf32> {tile.dims = ["M"]})
+      params {BM = 16, BK = 8} requires [] {
+    %bv = tile.partition %b tile [BM] : memref<?xf32> -> !tile.part<16xf32>
+    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<16x8xf32>
+    %m, %n = tile.grid %Xv : !tile.part<16x8xf32>
+    tile.return
+  }
+  tile.kernel @weak_fact(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                         %b: memref<?xf32> {tile.dims = ["M"]})
+      params {BM = 16, BK = 8} requires ["K % 2 == 0", "K <= 4096"] {
+    %bv = tile.partition %b tile [BM] : memref<?xf32> -> !tile.part<16xf32>
+    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<16x8xf32>
+    %m, %n = tile.grid %Xv : !tile.part<16x8xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
     transform.yield
   }
 }

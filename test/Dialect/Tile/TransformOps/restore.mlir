@@ -3,7 +3,7 @@
 // A failing op leaves every kernel exactly as it was: here each failure is
 // suppressed and the printed kernels still carry their original params and
 // types. @small would accept BM = 128 but @big would exceed the register
-// budget, so neither is edited.
+// budget, so neither is edited; vector_width 8 makes 32-byte f32 accesses.
 
 // CHECK-LABEL: tile.kernel @small
 // CHECK-SAME: params {BM = 16, num_warps = 4}
@@ -44,7 +44,7 @@ module attributes {transform.with_named_sequence} {
     transform.sequence %root : !transform.any_op failures(suppress) {
     ^bb0(%r: !transform.any_op):
       %k = transform.structured.match ops{["tile.kernel"]} in %r : (!transform.any_op) -> !transform.any_op
-      transform.tile.vector_width %k 4 : !transform.any_op
+      transform.tile.vector_width %k 8 : !transform.any_op
     }
     transform.yield
   }

@@ -109,15 +109,15 @@ def VectorWidthOp : Tile_TransformOp<"vector_width"> {
     transform.tile.vector_width %k 4 : !transform.any_op
     ```
     Stores the `vector_width` param: each thread loads and stores that many
-    contiguous elements at once, 16-byte aligned, so that the lowering can
-    emit `ld.global.v4.f32` and friends.
+    contiguous elements at once, so that the lowering can emit
+    `ld.global.v4.f32` and friends. Where the rows of a rank >= 2 partition
+    are not provably aligned (no `requires` fact such as `"N % 4 == 0"`),
+    tile-to-gpu checks `N % 4 == 0` at run time and takes the aligned vector
+    access only when it holds, else the masked one.
     }] # kTargets # [{
     Fails silenceably when the value is not 1, 2, 4 or 8, when width x element
-    size exceeds 16 bytes for some partition (8 needs 16-bit elements), when
-    it does not divide the innermost tile size of every partition, or when
-    16-byte alignment of tile rows cannot be proven: for a partition of rank
-    >= 2 the innermost memref dim must be a multiple of the width, by a static
-    extent or a `requires` fact such as `"N % 4 == 0"`.
+    size exceeds 16 bytes for some partition (8 needs 16-bit elements), or
+    when it does not divide the innermost tile size of every partition.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        OptionalAttr<I64Attr>:$static_value,

@@ -1,0 +1,32 @@
+// RUN: kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.ptx -o /dev/null
+// RUN: FileCheck %s < %t.ptx
+// RUN: %if ptxas %{ kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// vector_width = 4 on f32 without a fact on N (ragged rows): the row
+// alignment is checked once at run time (N % 4 == 0, here `and N, 3`), then
+// interior tiles with aligned rows take 16-byte loads and stores and every
+// other tile the masked path, one predicated scalar access per element.
+
+// CHECK: .visible .entry copy(
+// CHECK: ld.param.b64 %[[N:rd[0-9]+]], [copy_param_3];
+// CHECK: and.b64 %[[REM:rd[0-9]+]], %[[N]], 3;
+// CHECK-NEXT: setp.eq.b64 %[[ALIGNED:p[0-9]+]], %[[REM]], 0;
+// CHECK: and.pred %{{p[0-9]+}}, %{{p[0-9]+}}, %[[ALIGNED]];
+// CHECK: ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
+// CHECK: ld.global.v4.b32
+// CHECK-COUNT-8: ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}{{(\+[0-9]+)?}}];
+// CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK: st.global.v4.b32
+// CHECK-COUNT-8: st.global.b32 [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], %r{{[0-9]+}};
+// CHECK: ret;
+// PTXAS: remark: ptxas sm_90a: kernel 'copy' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+tile.kernel @copy(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 2, BN = 512, num_warps = 4, vector_width = 4} {
+  %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<2x512xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<2x512xf32>
+  %m, %n = tile.grid %Yv : !tile.part<2x512xf32>
+  %x = tile.load %Xv[%m, %n] : !tile.part<2x512xf32, pad = zero> -> tensor<2x512xf32>
+  tile.store %x, %Yv[%m, %n] : tensor<2x512xf32>, !tile.part<2x512xf32>
+  tile.return
+}
