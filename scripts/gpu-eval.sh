@@ -20,7 +20,7 @@
 #
 # Environment: BUILD_DIR (default build-gpu), KBENCH_DEPS (default build-deps),
 # KBENCH_EVAL_SHAPES (shape sets of run 1, default all; "tune" for a schedule
-# sweep, which then skips run 2).
+# sweep, which then skips run 2), KBENCH_L2_FLUSH (kbench-run --l2-flush).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +89,7 @@ for manifest in "$bundles"/*/manifest.json; do
   t0=$(date +%s.%N)
   "$run" --target sm_90a --calibration "$out/calibration.json" \
     ${KBENCH_EVAL_SHAPES:+--shapes "$KBENCH_EVAL_SHAPES"} \
+    ${KBENCH_L2_FLUSH:+--l2-flush "$KBENCH_L2_FLUSH"} \
     "$root/tasks/$task" "$dir" -o "$out/$name" | tee "$out/$name/table.txt" | tee -a "$log"
   rc=${PIPESTATUS[0]}
   t1=$(date +%s.%N)

@@ -77,6 +77,7 @@ int evaluate(const RunOptions &o, std::ostream &out) {
                                {"target", target},        {"shape_sets", sets},
                                {"seeds", o.seeds},        {"distributions", dists},
                                {"timeout_s", o.timeoutSeconds}, {"timing", timing},
+                               {"l2_flush", o.l2Flush},
                                {"device", o.device}};
   if (!targetNote.empty())
     invocation["target_chosen_because"] = targetNote;
@@ -107,6 +108,10 @@ int evaluate(const RunOptions &o, std::ostream &out) {
         throw InputError("--shapes: unknown shape set '" + s + "' (check, tune, heldout)");
     if (o.seeds < 1)
       throw InputError("--seeds: needs at least 1 (the protocol uses 3)");
+    std::optional<L2Flush> flush = parseL2Flush(o.l2Flush);
+    if (!flush)
+      throw InputError("--l2-flush: unknown mode '" + o.l2Flush + "' (read, write)");
+    plan.l2Flush = *flush;
   } catch (const InputError &e) {
     rb.addError(e.what());
     return emit(rb, o, out);

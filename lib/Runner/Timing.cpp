@@ -67,8 +67,16 @@ private:
   std::vector<CudaDriver::Event> events;
 };
 
-void flushL2(CudaDriver &cu, const at::Tensor &flush, unsigned value) {
-  cu.memsetD32(flush.data_ptr(), value, static_cast<size_t>(flush.numel()));
+/// Empties the L2 of anything a contestant touched. A read of `flush` evicts
+/// every line and writes dirty ones back now, outside the events, leaving
+/// clean lines of a buffer no contestant uses. A memset evicts too but
+/// leaves the buffer's own dirty lines, written back during the next run.
+void flushL2(CudaDriver &cu, const at::Tensor &flush, L2Flush mode, unsigned value) {
+  if (mode == L2Flush::Write) {
+    cu.memsetD32(flush.data_ptr(), value, static_cast<size_t>(flush.numel()));
+    return;
+  }
+  (void)at::sum(flush);
 }
 
 double elapsedUs(CudaDriver &cu, CudaDriver::Event start, CudaDriver::Event end) {
@@ -77,10 +85,10 @@ double elapsedUs(CudaDriver &cu, CudaDriver::Event start, CudaDriver::Event end)
 
 /// Median time of `fn` over `reps` runs, each after a flush (microseconds).
 double probe(CudaDriver &cu, const std::function<void()> &fn, const at::Tensor &flush,
-             int reps) {
+             L2Flush mode, int reps) {
   EventPool ev(cu, 2 * reps);
   for (int i = 0; i < reps; ++i) {
-    flushL2(cu, flush, i);
+    flushL2(cu, flush, mode, i);
     cu.record(ev[2 * i]);
     fn();
     cu.record(ev[2 * i + 1]);
@@ -94,17 +102,29 @@ double probe(CudaDriver &cu, const std::function<void()> &fn, const at::Tensor &
 
 } // namespace
 
+const char *l2FlushName(L2Flush flush) {
+  return flush == L2Flush::Read ? "read" : "write";
+}
+
+std::optional<L2Flush> parseL2Flush(const std::string &name) {
+  if (name == "read")
+    return L2Flush::Read;
+  if (name == "write")
+    return L2Flush::Write;
+  return std::nullopt;
+}
+
 nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
                                const at::Tensor &flush, const TimingProtocol &p) {
   const size_t k = contestants.size();
   for (int w = 0; w < p.warmup; ++w)
     for (const Contestant &c : contestants) {
-      flushL2(cu, flush, w);
+      flushL2(cu, flush, p.flush, w);
       c.run();
     }
   cu.synchronize("synchronizing after warmup");
 
-  double estimate = probe(cu, contestants[0].run, flush, p.probe);
+  double estimate = probe(cu, contestants[0].run, flush, p.flush, p.probe);
   int reps = p.maxReps;
   if (estimate > 0)
     reps = static_cast<int>(std::ceil(p.minSeconds * 1e6 / estimate));
@@ -118,7 +138,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
       for (size_t j = 0; j < k; ++j) {
         size_t c = (j + done + r) % k; // rotate the order every round
         size_t slot = 2 * (r * k + c);
-        flushL2(cu, flush, static_cast<unsigned>(done + r));
+        flushL2(cu, flush, p.flush, static_cast<unsigned>(done + r));
         cu.record(ev[slot]);
         contestants[c].run();
         cu.record(ev[slot + 1]);
@@ -136,6 +156,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
   nlohmann::json result = {{"reps", reps},
                            {"warmup", p.warmup},
                            {"probe_median_us", estimate},
+                           {"flush", l2FlushName(p.flush)},
                            {"flush_bytes", flush.numel() * 4}};
   for (size_t c = 0; c < k; ++c)
     result["contestants"][contestants[c].name] = toJson(summarize(samples[c]));

@@ -380,7 +380,9 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                 const std::set<std::string> &failedShapes, Channel &ch) {
   const Task &task = *plan.task;
   int64_t flushWords = (2 * dev.cu->l2Bytes(dev.device.index()) + 3) / 4;
-  at::Tensor flush = at::empty({flushWords}, at::TensorOptions().dtype(at::kFloat).device(dev.device));
+  at::Tensor flush = at::zeros({flushWords}, at::TensorOptions().dtype(at::kFloat).device(dev.device));
+  TimingProtocol protocol;
+  protocol.flush = plan.l2Flush;
   for (const ShapeCase &sc : plan.shapes) {
     if (std::find(plan.timedSets.begin(), plan.timedSets.end(), sc.set) == plan.timedSets.end())
       continue;
@@ -409,7 +411,7 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                                setTf32(true);
                                eager();
                              }});
-    nlohmann::json t = timeInterleaved(*dev.cu, contestants, flush);
+    nlohmann::json t = timeInterleaved(*dev.cu, contestants, flush, protocol);
     setTf32(false);
     t["type"] = "timing";
     t["shape_id"] = id;

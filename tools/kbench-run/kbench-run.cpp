@@ -35,6 +35,10 @@ options:
                           (default 60)
   --timing / --no-timing  time the candidate and the eager baselines
                           (default: on for sm_90a; host bundles are never timed)
+  --l2-flush MODE         how the L2 is emptied before each timed run: read (default;
+                          a read of 2x the L2 size, which leaves it clean) or write
+                          (a memset of 2x the L2 size, whose dirty lines are written
+                          back during the timed run, as in do_bench-style timers)
   --calibration FILE      ceilings from --calibrate, for % of floor
   --device N              CUDA device ordinal (default 0)
   --calibrate             measure copy bandwidth and GEMM rates, then exit
@@ -125,6 +129,10 @@ int main(int argc, char **argv) {
       o.timing = 1;
     } else if (arg == "--no-timing") {
       o.timing = 0;
+    } else if (arg == "--l2-flush") {
+      o.l2Flush = next();
+      if (o.l2Flush != "read" && o.l2Flush != "write")
+        usageError("--l2-flush takes read or write, got '" + o.l2Flush + "'");
     } else if (arg == "--calibration") {
       o.calibrationFile = next();
     } else if (arg == "--device") {

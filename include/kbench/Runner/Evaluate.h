@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> distributions; ///< empty = all five
   double timeoutSeconds = 60;
   int timing = -1;            ///< -1 = on for GPU targets, off for host
+  std::string l2Flush = "read"; ///< "read" or "write" (Timing.h)
   std::string calibrationFile;
   int device = 0;
 };

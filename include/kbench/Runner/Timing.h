@@ -4,8 +4,11 @@
 // candidate's launches and LibTorch's eager ops share:
 //   - 25 warmup rounds; then n timed rounds, n = clamp(ceil(0.5 s / t), 100,
 //     2000) where t is the candidate's median over 5 probe runs;
-//   - before every timed run, an L2 flush (a cuMemsetD32Async over 2x the L2
-//     size) outside the events; the persisting-L2 carve-out is set to 0;
+//   - before every timed run, an L2 flush over 2x the L2 size outside the
+//     events: a read of a buffer no one writes ("read", the default), which
+//     leaves L2 clean, or a cuMemsetD32 ("write", as do_bench-style tools
+//     do), which leaves up to an L2 of dirty lines whose write-back then
+//     lands inside the timed run; the persisting-L2 carve-out is set to 0;
 //   - contestants interleaved, the order rotated every round (A B C, B C A,
 //     ...), so that a noisy machine moves every contestant alike;
 //   - median, IQR, min, mean and n per contestant, in microseconds.
@@ -22,13 +25,22 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kbench::runner {
 
+/// How the L2 is emptied before each timed run (docs/runner.md, "Timing").
+enum class L2Flush { Read, Write };
+
+/// "read", "write".
+const char *l2FlushName(L2Flush flush);
+std::optional<L2Flush> parseL2Flush(const std::string &name);
+
 /// The protocol's numbers, in one place (docs/runner.md quotes them).
 struct TimingProtocol {
+  L2Flush flush = L2Flush::Read;
   int warmup = 25;
   int probe = 5;
   int minReps = 100;
@@ -51,8 +63,10 @@ struct Contestant {
 };
 
 /// Times `contestants` (the first is the candidate, whose probe sets n)
-/// interleaved with an L2 flush of `flush` before each run. Returns
-/// {"reps": n, "flush_bytes": .., "contestants": {name: stats}}.
+/// interleaved with an L2 flush of `flush` (a float buffer of >= 2x the L2
+/// size, never written by anything else) before each run. Returns
+/// {"reps": n, "flush": "read"|"write", "flush_bytes": .., "contestants":
+/// {name: stats}}.
 nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
                                const at::Tensor &flush, const TimingProtocol &protocol = {});
 

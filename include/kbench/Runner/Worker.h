@@ -19,6 +19,7 @@
 
 #include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Protocol.h"
+#include "kbench/Runner/Timing.h"
 
 #include <memory>
 
@@ -39,6 +40,8 @@ struct EvalPlan {
   std::vector<uint64_t> seeds;
   std::vector<Distribution> distributions;
   bool timing = true;
+  /// How the L2 is emptied before each timed run.
+  L2Flush l2Flush = L2Flush::Read;
   int device = 0;
 };
 
