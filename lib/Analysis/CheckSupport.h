@@ -4,8 +4,8 @@
 // time and size budget, issues the Presburger queries (lexmin with the shape
 // symbols first, then a replay of the witness on the same system), and
 // collects findings. The check entry points at the bottom are implemented in
-// BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9), PadCheck.cpp (C10) and
-// AlignmentCheck.cpp (C11).
+// BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9), PadCheck.cpp (C10),
+// AlignmentCheck.cpp (C11) and ReadOnlyCheck.cpp (C12).
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +139,12 @@ void checkReductions(CheckRun &run);
 void checkPads(CheckRun &run);
 /// C11: lanes keep their index along a named dim from load to store.
 void checkAlignment(CheckRun &run);
+/// C12: no tile.store or tile.atomic_add writes into a kernel argument that
+/// the host entry binds to a task input (VerifyOptions::readOnlyEntryInputs
+/// must be set). Returns why the check does not apply (no host entry, the
+/// kernel is not launched, a launch operand of unknown origin), empty when it
+/// applies; a violation found is reported either way.
+std::string checkReadOnlyInputs(CheckRun &run);
 
 } // namespace kbench::detail
 

@@ -23,6 +23,8 @@ namespace kbench {
 
 StringRef stringifyCheckStatus(CheckStatus status) {
   switch (status) {
+  case CheckStatus::NotApplicable:
+    return "not_applicable";
   case CheckStatus::Proved:
     return "proved";
   case CheckStatus::Unsupported:
@@ -62,6 +64,18 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
     else
       check(run);
     report.checks.push_back(run.finish());
+  }
+  // C12 needs the task's input count and looks at the host entry, not the
+  // kernel's index model, so it also runs on kernels outside the fragment.
+  if (options.readOnlyEntryInputs && options.runs("C12")) {
+    detail::CheckRun run(model, options, "C12", report.findings);
+    std::string reason = detail::checkReadOnlyInputs(run);
+    CheckReport check = run.finish();
+    if (!reason.empty() && check.status == CheckStatus::Proved) {
+      check.status = CheckStatus::NotApplicable;
+      check.reason = std::move(reason);
+    }
+    report.checks.push_back(std::move(check));
   }
   for (const CheckReport &check : report.checks)
     report.status = std::max(report.status, check.status);
@@ -112,10 +126,14 @@ llvm::json::Value VerificationResult::toJSON() const {
   for (const KernelReport &kernel : kernels) {
     llvm::json::Object checks;
     for (const CheckReport &check : kernel.checks)
-      checks[check.check] = llvm::json::Object{
-          {"status", stringifyCheckStatus(check.status)},
-          {"time_ms", check.milliseconds},
-          {"queries", check.queries}};
+    {
+      llvm::json::Object object{{"status", stringifyCheckStatus(check.status)},
+                                {"time_ms", check.milliseconds},
+                                {"queries", check.queries}};
+      if (!check.reason.empty())
+        object["reason"] = check.reason;
+      checks[check.check] = std::move(object);
+    }
     llvm::json::Array diagnostics;
     for (const Finding &finding : kernel.findings)
       diagnostics.push_back(kbench::toJSON(finding));

@@ -81,8 +81,9 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   bool json = false;
   CommandLine cl("verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
-                 "write-once,\nC9 reduction coverage, C10 pad neutrality) or print a "
-                 "counterexample. Exits 0\nonly when every check is proved.");
+                 "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
+                 "alignment, C12 read-only\ninputs) or print a counterexample. "
+                 "Exits 0 only when every check is proved.");
   cl.addPositional(&paths.taskDir, "TASK_DIR", "a task folder");
   cl.addOption("schedule", &paths.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
@@ -96,6 +97,13 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   DiagnosticCollector diagnostics(*context, /*echo=*/!json);
   llvm::json::Value report = nullptr;
   bool ok = [&] {
+    // task.json names the inputs C12 keeps read-only.
+    std::string taskError;
+    FailureOr<TaskSignature> task = readTaskSignature(paths.taskDir, taskError);
+    if (failed(task)) {
+      diagnostics.add("error", "", taskError);
+      return false;
+    }
     llvm::SourceMgr sourceMgr;
     OwningOpRef<ModuleOp> module =
         parseSourceFile<ModuleOp>(paths.kernelPath, sourceMgr, ParserConfig(context.get()));
@@ -104,7 +112,7 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
     if (!paths.schedulePath.empty() &&
         failed(applyScheduleStage(*module, paths.schedulePath)))
       return false;
-    return succeeded(verifyStage(*module, report));
+    return succeeded(verifyStage(*module, *task, report));
   }();
   if (json) {
     llvm::json::Object out{{"status", ok ? "proved" : "failed"},

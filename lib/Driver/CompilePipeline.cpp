@@ -195,7 +195,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   // Verify.
   if (options.verify) {
     StageTimer timer(result.times.verify);
-    if (failed(verifyStage(*module, result.verification)))
+    if (failed(verifyStage(*module, *task, result.verification)))
       return failure();
   }
 

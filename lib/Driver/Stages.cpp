@@ -26,8 +26,15 @@ LogicalResult applyScheduleStage(ModuleOp module, StringRef schedulePath) {
   return applySchedule(module, schedulePath);
 }
 
-LogicalResult verifyStage(ModuleOp module, llvm::json::Value &report) {
-  VerificationResult result = verifyKernels(module, VerifyOptions());
+LogicalResult verifyStage(ModuleOp module, const TaskSignature &task,
+                          llvm::json::Value &report) {
+  VerifyOptions options;
+  // Without task.json nothing says which entry arguments are inputs.
+  if (!task.inputs.empty() || !task.outputs.empty()) {
+    options.readOnlyEntryInputs = task.inputs.size();
+    options.inputNames.assign(task.inputs.begin(), task.inputs.end());
+  }
+  VerificationResult result = verifyKernels(module, options);
   report = result.toJSON();
   if (result.getStatus() == CheckStatus::Proved)
     return success();

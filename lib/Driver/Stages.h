@@ -9,6 +9,7 @@
 #define KBENCH_LIB_DRIVER_STAGES_H
 
 #include "kbench/Driver/CompilePipeline.h"
+#include "kbench/Target/Bundle/Manifest.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -19,9 +20,12 @@ namespace kbench::driver {
 mlir::LogicalResult applyScheduleStage(mlir::ModuleOp module,
                                        llvm::StringRef schedulePath);
 
-/// Runs tile-verify. Returns success only when every check is proved; the
-/// verifier's JSON report goes to `report` either way.
-mlir::LogicalResult verifyStage(mlir::ModuleOp module, llvm::json::Value &report);
+/// Runs tile-verify. C12 (read-only inputs) runs when `task` comes from a
+/// task.json (not the positional names of a task without one). Returns
+/// success only when every check is proved; the verifier's JSON report goes
+/// to `report` either way.
+mlir::LogicalResult verifyStage(mlir::ModuleOp module, const TaskSignature &task,
+                                llvm::json::Value &report);
 
 /// Builds kernel.so in `bundleDir`. `times.lower` gets the MLIR lowering,
 /// `times.assemble` LLVM code generation and the link.

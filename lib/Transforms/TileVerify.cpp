@@ -25,8 +25,8 @@ using namespace mlir;
 
 namespace {
 
-static constexpr const char *kKnownChecks[] = {"C1", "C2",  "C3",
-                                               "C9", "C10", "C11"};
+static constexpr const char *kKnownChecks[] = {"C1", "C2",  "C3", "C9",
+                                               "C10", "C11", "C12"};
 
 struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
   using TileVerifyBase::TileVerifyBase;
@@ -38,10 +38,20 @@ struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
       if (!llvm::is_contained(kKnownChecks, check)) {
         module.emitError() << "tile-verify: unknown check '" << check
                            << "' in checks=...; the checks are C1, C2, C3, "
-                              "C9, C10 and C11";
+                              "C9, C10, C11 and C12";
         return signalPassFailure();
       }
       options.checks.push_back(check);
+    }
+    if (readOnlyInputs >= 0)
+      options.readOnlyEntryInputs = static_cast<unsigned>(readOnlyInputs);
+    else if (readOnlyInputs != -1 ||
+             llvm::is_contained(options.checks, std::string("C12"))) {
+      module.emitError()
+          << "tile-verify: C12 needs read-only-inputs=N, the number of task "
+             "inputs that lead the host entry's arguments (got "
+          << static_cast<int>(readOnlyInputs) << ")";
+      return signalPassFailure();
     }
     options.timeoutMs = timeoutMs;
     options.maxQuerySize = maxQuerySize;
@@ -54,9 +64,12 @@ struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
         InFlightDiagnostic remark = emitRemark(kernel.op->getLoc())
                                     << "tile-verify: @" << kernel.kernel << " "
                                     << kbench::stringifyCheckStatus(kernel.status);
-        for (const kbench::CheckReport &check : kernel.checks)
+        for (const kbench::CheckReport &check : kernel.checks) {
           remark << ", " << check.check << " "
                  << kbench::stringifyCheckStatus(check.status);
+          if (!check.reason.empty())
+            remark << " (" << check.reason << ")";
+        }
       }
     }
     if (failed(kbench::emitDiagnostics(result)))

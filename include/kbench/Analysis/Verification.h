@@ -12,11 +12,16 @@
 //    reported;
 //  - unsupported: the kernel leaves the affine fragment (the finding names the
 //    op and the reason) or the check ran out of its time or size budget.
+// C12 can also be not_applicable, with the reason (no host entry, or a launch
+// it cannot trace), when it found no violation but had nothing to check
+// against; that verdict leaves the kernel's status to the other checks.
 //
 // Checks: C1 bounds, C2 coverage of every output, C3 write-once (tile.atomic_add
 // exempt), C9 reduction coverage (every reduction sees each tile of its
 // reduced dim exactly once, and the operands of tile.mma agree on k), C10 pad
-// neutrality, C11 lane alignment (data keeps its index along a named dim).
+// neutrality, C11 lane alignment (data keeps its index along a named dim),
+// C12 read-only inputs (no kernel writes a memref the host entry binds to a
+// task input; runs only when VerifyOptions::readOnlyEntryInputs is set).
 //
 // Typical use (the CLI):
 //
@@ -36,6 +41,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,17 +51,25 @@ class KernelOp;
 } // namespace tile
 
 /// Verdict of one check (or of a kernel: the worst of its checks, violated
-/// before unsupported before proved).
-enum class CheckStatus { Proved, Unsupported, Violated };
+/// before unsupported before proved). NotApplicable is only a check's: the
+/// check could not be posed (CheckReport::reason says why), which neither
+/// proves nor refutes the kernel.
+enum class CheckStatus { NotApplicable, Proved, Unsupported, Violated };
 
-/// "proved", "unsupported", "violated".
+/// "not_applicable", "proved", "unsupported", "violated".
 llvm::StringRef stringifyCheckStatus(CheckStatus status);
 
 /// Which checks to run and their budgets.
 struct VerifyOptions {
-  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11"); empty runs
-  /// all.
+  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12"); empty
+  /// runs all.
   llvm::SmallVector<std::string> checks;
+  /// C12: how many leading arguments of the module's host entry (its one
+  /// defined func.func, as in the bundle manifest) are task inputs, hence
+  /// read-only. Unset: C12 does not run (a module verified without its task).
+  std::optional<unsigned> readOnlyEntryInputs;
+  /// Names of those inputs in task.json order, for messages; may be empty.
+  llvm::SmallVector<std::string> inputNames;
   /// Wall-clock budget of one check on one kernel, in milliseconds. A check
   /// that exceeds it stops before its next Presburger query and is reported
   /// unsupported(timeout); a single query is not interrupted.
@@ -70,13 +84,13 @@ struct VerifyOptions {
 /// One diagnostic: a violation with its witness, or an unsupported verdict
 /// with its reason.
 struct Finding {
-  /// "C1", "C2", "C3", "C9", "C10", "C11".
+  /// "C1", "C2", "C3", "C9", "C10", "C11", "C12".
   std::string check;
   /// Violated or Unsupported.
   CheckStatus status = CheckStatus::Violated;
   /// "oob", "tail_read", "uncovered", "double_write", "k_gap", "k_dup",
-  /// "k_mismatch", "pad_not_neutral", "misaligned", "unsupported", "timeout",
-  /// "size".
+  /// "k_mismatch", "pad_not_neutral", "misaligned", "input_write",
+  /// "unsupported", "timeout", "size".
   std::string kind;
   /// The op the finding is about (diagnostics attach to its location).
   mlir::Operation *op = nullptr;
@@ -101,6 +115,8 @@ struct CheckReport {
   double milliseconds = 0;
   /// Presburger queries issued.
   unsigned queries = 0;
+  /// Why the check does not apply (status NotApplicable); empty otherwise.
+  std::string reason;
 };
 
 /// All checks of one tile.kernel.
@@ -122,7 +138,7 @@ struct VerificationResult {
 
   /// The stable JSON of docs/verification.md:
   /// {"status": ..., "kernels": [{"kernel", "status", "time_ms",
-  ///  "checks": {"C1": {"status", "time_ms", "queries"}, ...},
+  ///  "checks": {"C1": {"status", "time_ms", "queries", ["reason"]}, ...},
   ///  "diagnostics": [{"check", "status", "kind", "op", "tensor", "witness",
   ///                   "message", "hint", ...}]}]}
   llvm::json::Value toJSON() const;

@@ -11,8 +11,9 @@
 include "mlir/Pass/PassBase.td"
 
 def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
-  let summary = "Prove bounds, coverage, write-once, reduction coverage and "
-                "pad neutrality of every tile.kernel";
+  let summary = "Prove bounds, coverage, write-once, reduction coverage, "
+                "pad neutrality, alignment and read-only inputs of every "
+                "tile.kernel";
   let description = [{
     Runs the checks of `kbench/Analysis/Verification.h` on every
     `tile.kernel` of the module, for all shapes allowed by the kernel's dims
@@ -26,6 +27,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
     | C9 | every reduction (`tile.mma` over k, `tile.reduce`, loop-carried and atomic accumulation) sees each tile of the reduced dim exactly once, and the operands of `tile.mma` agree on k |
     | C10 | pad values are neutral for every consumer that observes them (zero into mma/add, -inf into max, ...) and otherwise reach only masked lanes of a store |
     | C11 | lanes keep their index along a named dim from load to store (a load of the wrong in-bounds tile) |
+    | C12 | with `read-only-inputs=N`: no `tile.store` or `tile.atomic_add` writes into a kernel argument that the host entry (the module's one defined `func.func`) binds to one of its first N arguments, the task inputs |
 
     Each violation is an error at the op with a witness: the smallest failing
     shape (found by lexmin with the shape symbols first), then the block, loop
@@ -36,13 +38,23 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
 
     `diagnostics-json=FILE` (`-` for stdout) writes the JSON report of
     docs/verification.md.
+
+    C12 runs only with `read-only-inputs=N` (what `kbench verify` passes from
+    task.json). Where it has nothing to check against (no host entry, a kernel
+    the entry does not launch, a launch operand that is neither an entry
+    argument nor a fresh allocation) its verdict is `not_applicable` with the
+    reason in the JSON, and the kernel's status comes from the other checks.
   }];
   let options = [
     Option<"diagnosticsJson", "diagnostics-json", "std::string",
            /*default=*/"\"\"",
            "Write the JSON report to this file ('-': stdout)">,
     ListOption<"checks", "checks", "std::string",
-               "Checks to run: C1, C2, C3, C9, C10, C11 (default: all)">,
+               "Checks to run: C1, C2, C3, C9, C10, C11, C12 (default: "
+               "all; C12 needs read-only-inputs)">,
+    Option<"readOnlyInputs", "read-only-inputs", "int", /*default=*/"-1",
+           "C12: the host entry's first N arguments are read-only task "
+           "inputs (default -1: C12 does not run)">,
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
            "Time limit per check and kernel in milliseconds">,
     Option<"maxQuerySize", "max-query-size", "unsigned", /*default=*/"4000",
