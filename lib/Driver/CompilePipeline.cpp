@@ -27,6 +27,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -42,6 +43,25 @@ namespace path = llvm::sys::path;
 namespace kbench::driver {
 
 const char *compilerVersion() { return "0.1.0 (MLIR " LLVM_VERSION_STRING ")"; }
+
+const std::string &compilerBuildId() {
+  static const std::string id = [] {
+    std::string exe = fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&compilerVersion));
+    fs::file_status status;
+    if (exe.empty() || fs::status(exe, status))
+      return std::string("unknown");
+    return llvm::formatv(
+               "{0:x}", llvm::xxh3_64bits(llvm::formatv(
+                            "{0}|{1}|{2}", exe, status.getSize(),
+                            status.getLastModificationTime()
+                                .time_since_epoch()
+                                .count())
+                                              .str()))
+        .str();
+  }();
+  return id;
+}
 
 std::string defaultCacheDir() {
   if (std::optional<std::string> dir = llvm::sys::Process::GetEnv("KBENCH_CACHE_DIR"))
@@ -215,12 +235,15 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   SmallString<256> staging(options.outputDir);
   staging += ".partial-" + std::to_string(llvm::sys::Process::getProcessId());
   fs::remove_directories(staging);
-  auto cleanup = llvm::make_scope_exit([&] { fs::remove_directories(staging); });
+  llvm::scope_exit cleanup([&] { fs::remove_directories(staging); });
 
   SmallString<256> cached;
   if (!options.cacheDir.empty()) {
+    // The IR hash names what is compiled; the build id, which compiler did
+    // it: a rebuilt kbench (a changed lowering, same version string) must
+    // not reuse bundles of the old one.
     cached = options.cacheDir;
-    path::append(cached, hash);
+    path::append(cached, hash + "-" + compilerBuildId());
   }
   if (!cached.empty() && fs::exists(cached)) {
     FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);

@@ -71,6 +71,11 @@ std::string defaultCacheDir();
 /// The compiler's version string, recorded in every manifest.
 const char *compilerVersion();
 
+/// Identity of this compiler binary (a hash of its path, size and
+/// modification time; "unknown" when the executable cannot be found). Part
+/// of the compile cache's key, so that rebuilding kbench invalidates it.
+const std::string &compilerBuildId();
+
 } // namespace kbench::driver
 
 #endif // KBENCH_DRIVER_COMPILEPIPELINE_H

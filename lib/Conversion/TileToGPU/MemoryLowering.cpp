@@ -230,6 +230,24 @@ static Value runExtent(KernelLowering &k, const View &view,
 // Loads and stores
 //===----------------------------------------------------------------------===//
 
+/// On the masked path of a boundary tile, most runs still lie wholly inside
+/// the memref. The condition under which run `coords` may take the plain
+/// (aligned) vector access instead of the masked one, which LLVM splits into
+/// one branch per element: all `run` elements in bounds (`extent >= run`)
+/// and, for a versioned access, the row alignment. Null for runs of one
+/// element, which gain nothing.
+static Value wholeRunInBounds(KernelLowering &k, const TileAccess &access,
+                              Value extent, int64_t run, Location loc) {
+  if (run == 1)
+    return Value();
+  Value whole = arith::CmpIOp::create(k.b, loc, arith::CmpIPredicate::sge,
+                                      extent, k.constIndex(run));
+  if (access.aligned)
+    whole = arith::AndIOp::create(k.b, loc, whole, access.aligned);
+  return whole;
+}
+
+
 FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                                               ValueRange indices,
                                               const Layout &layout) {
@@ -270,12 +288,34 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
       SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
       Value chunk;
       if (masked) {
-        Value mask = vector::CreateMaskOp::create(
-            b, loc, VectorType::get({run}, b.getI1Type()),
-            ValueRange{runExtent(*this, view, coords, loc)});
-        chunk = vector::MaskedLoadOp::create(b, loc, runType, view.memref,
-                                             coords, mask, padRun,
-                                             access.alignment);
+        Value extent = runExtent(*this, view, coords, loc);
+        auto maskedLoad = [&] {
+          Value mask = vector::CreateMaskOp::create(
+              b, loc, VectorType::get({run}, b.getI1Type()),
+              ValueRange{extent});
+          return vector::MaskedLoadOp::create(b, loc, runType, view.memref,
+                                              coords, mask, padRun,
+                                              access.alignment)
+              .getResult();
+        };
+        Value whole = wholeRunInBounds(*this, access, extent, run, loc);
+        if (!whole) {
+          chunk = maskedLoad();
+        } else {
+          auto runIf = scf::IfOp::create(b, loc, TypeRange{runType}, whole,
+                                         /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard runGuard(b);
+          b.setInsertionPointToStart(&runIf.getThenRegion().front());
+          scf::YieldOp::create(
+              b, loc,
+              vector::LoadOp::create(b, loc, runType, view.memref, coords,
+                                     /*nontemporal=*/false,
+                                     access.fastAlignment)
+                  .getResult());
+          b.setInsertionPointToStart(&runIf.getElseRegion().front());
+          scf::YieldOp::create(b, loc, maskedLoad());
+          chunk = runIf.getResult(0);
+        }
       } else {
         chunk = vector::LoadOp::create(b, loc, runType, view.memref, coords,
                                        /*nontemporal=*/false,
@@ -356,9 +396,23 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
                                      ArrayRef<int64_t>{1})
                                      .getResult();
         if (masked) {
+          Value extent = runExtent(*this, view, coords, loc);
+          Value whole = wholeRunInBounds(*this, access, extent, run, loc);
+          scf::IfOp runIf;
+          OpBuilder::InsertionGuard runGuard(b);
+          if (whole) {
+            runIf = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+            b.setInsertionPoint(
+                runIf.getThenRegion().front().getTerminator());
+            vector::StoreOp::create(b, loc, chunk, view.memref, coords,
+                                    /*nontemporal=*/false,
+                                    access.fastAlignment);
+            b.setInsertionPoint(
+                runIf.getElseRegion().front().getTerminator());
+          }
           Value mask = vector::CreateMaskOp::create(
               b, loc, VectorType::get({run}, b.getI1Type()),
-              ValueRange{runExtent(*this, view, coords, loc)});
+              ValueRange{extent});
           vector::MaskedStoreOp::create(b, loc, view.memref, coords, mask,
                                         chunk, access.alignment);
         } else {

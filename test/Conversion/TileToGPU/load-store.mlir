@@ -2,7 +2,8 @@
 
 // vector_width = 4 and a fact making N a multiple of 4: 16-byte runs per
 // thread, aligned. In-bounds tiles take plain vector loads and stores;
-// boundary tiles mask with the view's pad (-inf here). The fact proves the
+// boundary tiles mask with the view's pad (-inf here), run by run: a run
+// wholly inside the memref still takes the plain access. The fact proves the
 // alignment, so there is no run-time check on N.
 
 // CHECK-LABEL: gpu.func @aligned
@@ -12,6 +13,9 @@
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
 // CHECK: %[[PAD:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
+// CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64}
 // CHECK: %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<4xi1>
 // CHECK: vector.maskedload %{{.*}}, %[[MASK]], %[[PAD]] {alignment = 16 : i64}
 // CHECK: scf.if
@@ -35,8 +39,9 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // Without a fact on N, row starts are not provably 16-byte aligned: each
 // access is versioned at run time. `N % 4 == 0` is computed once in the
 // prologue and joins the interior check of both the load and the store; the
-// fast path is the aligned vector access, the other the masked one, which
-// carries no alignment.
+// fast path is the aligned vector access. On the other path each run of 4
+// still takes the aligned access when it lies wholly inside the memref and
+// N % 4 == 0, and the masked one, which carries no alignment, otherwise.
 
 // CHECK-LABEL: gpu.func @unaligned
 // CHECK: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
@@ -50,8 +55,17 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
+// CHECK: %[[EXTENT:.*]] = arith.select
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %[[EXTENT]], %c4 : index
+// CHECK: %[[RUNFAST:.*]] = arith.andi %[[WHOLE]], %[[ALIGNED]] : i1
+// CHECK: scf.if %[[RUNFAST]] -> (vector<4xf32>) {
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK: scf.if
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64}
+// CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK: }
@@ -62,8 +76,14 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64}
+// CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64}
+// CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK: gpu.return
@@ -135,8 +155,8 @@ tile.kernel @replicated(%X: memref<?xf32> {tile.dims = ["N"]},
 // atomic_add: one atomic per element, each masked to the memref.
 
 // CHECK-LABEL: gpu.func @accumulate
-// CHECK: scf.yield
-// CHECK: scf.yield
+// CHECK: scf.yield %{{.*}} : vector<4xf32>
+// CHECK: scf.yield %{{.*}} : vector<4xf32>
 // CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT: %[[E:.*]] = vector.extract %{{.*}}[0] : f32 from vector<4xf32>
 // CHECK-NEXT: scf.if %[[OK]] {

@@ -1,11 +1,14 @@
 // RUN: kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.ptx -o /dev/null
 // RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=COUNT < %t.ptx
 // RUN: %if ptxas %{ kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // vector_width = 4 on f32 without a fact on N (ragged rows): the row
 // alignment is checked once at run time (N % 4 == 0, here `and N, 3`), then
 // interior tiles with aligned rows take 16-byte loads and stores and every
-// other tile the masked path, one predicated scalar access per element.
+// other tile the masked path: a 16-byte access for each run of 4 that lies
+// wholly inside an aligned row, one predicated scalar access per element
+// otherwise. Two runs per thread, so 2 + 2 vector loads and stores in all.
 
 // CHECK: .visible .entry copy(
 // CHECK: ld.param.b64 %[[N:rd[0-9]+]], [copy_param_3];
@@ -19,6 +22,10 @@
 // CHECK: st.global.v4.b32
 // CHECK-COUNT-8: st.global.b32 [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], %r{{[0-9]+}};
 // CHECK: ret;
+// COUNT-COUNT-4: ld.global.v4.b32
+// COUNT-NOT: ld.global.v4.b32
+// COUNT-COUNT-4: st.global.v4.b32
+// COUNT-NOT: st.global.v4.b32
 // PTXAS: remark: ptxas sm_90a: kernel 'copy' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
 tile.kernel @copy(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                   %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
