@@ -17,7 +17,10 @@
 // once per kernel); otherwise the masked path, which is correct for any
 // alignment, runs. Without the alignment attribute LLVM would split every
 // vector access into scalars, so versioning is what makes vector_width pay
-// off on shapes the compiler cannot see.
+// off on shapes the compiler cannot see. A boundary tile with aligned rows
+// still takes the aligned access for every run wholly inside the memref
+// (RunMode::WholeRuns) and masks only the runs at the edge; with unaligned
+// rows every run is masked, with no per-run test.
 //
 // Shared memory: one byte buffer per CTA carved into 16-byte aligned views;
 // layout conversions store a tile in one layout and read it in another.
@@ -230,23 +233,56 @@ static Value runExtent(KernelLowering &k, const View &view,
 // Loads and stores
 //===----------------------------------------------------------------------===//
 
-/// On the masked path of a boundary tile, most runs still lie wholly inside
-/// the memref. The condition under which run `coords` may take the plain
-/// (aligned) vector access instead of the masked one, which LLVM splits into
-/// one branch per element: all `run` elements in bounds (`extent >= run`)
-/// and, for a versioned access, the row alignment. Null for runs of one
-/// element, which gain nothing.
-static Value wholeRunInBounds(KernelLowering &k, const TileAccess &access,
-                              Value extent, int64_t run, Location loc) {
-  if (run == 1)
-    return Value();
-  Value whole = arith::CmpIOp::create(k.b, loc, arith::CmpIPredicate::sge,
-                                      extent, k.constIndex(run));
-  if (access.aligned)
-    whole = arith::AndIOp::create(k.b, loc, whole, access.aligned);
-  return whole;
+/// `scf.if cond -> type { then() } else { otherwise() }`; returns its result.
+static Value emitIfElse(OpBuilder &b, Location loc, Type type, Value cond,
+                        function_ref<Value()> then,
+                        function_ref<Value()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise());
+  return ifOp.getResult(0);
 }
 
+/// `scf.if cond { then() } else { otherwise() }` without results.
+static void emitIfElse(OpBuilder &b, Location loc, Value cond,
+                       function_ref<void()> then,
+                       function_ref<void()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+  then();
+  b.setInsertionPoint(ifOp.getElseRegion().front().getTerminator());
+  otherwise();
+}
+
+namespace {
+/// How the runs of one tile access are emitted.
+enum class RunMode {
+  Plain,     ///< every run in bounds: plain vector access with fastAlignment
+  WholeRuns, ///< rows aligned: plain access for each run wholly in bounds,
+             ///< masked for the runs that straddle the edge
+  Masked,    ///< masked access for every run (any alignment)
+};
+} // namespace
+
+/// The modes of a boundary tile, with the condition that picks the first:
+/// (WholeRuns, Masked) under the run-time row-alignment check of a versioned
+/// access; WholeRuns alone when the alignment is proven; Masked alone when
+/// the access has no alignment to offer. A boundary tile then costs 16-byte
+/// accesses for all runs but those at the edge, and unaligned rows pay no
+/// per-run test (masked accesses become one branch per element in LLVM).
+static std::pair<Value, SmallVector<RunMode, 2>>
+boundaryModes(const TileAccess &access, int64_t run) {
+  if (run == 1 || !access.fastAlignment)
+    return {Value(), {RunMode::Masked}};
+  if (access.aligned)
+    return {access.aligned, {RunMode::WholeRuns, RunMode::Masked}};
+  return {Value(), {RunMode::WholeRuns}};
+}
 
 FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                                               ValueRange indices,
@@ -265,29 +301,25 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
   TileAccess access = addressTile(*this, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
-  scf::IfOp ifOp;
-  if (Value fast = access.fastPath(b, loc))
-    ifOp = scf::IfOp::create(b, loc, TypeRange{vt}, fast,
-                             /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  for (bool masked : {false, true}) {
-    if (!ifOp && masked)
-      break;
-    if (ifOp)
-      b.setInsertionPointToStart(masked ? &ifOp.getElseRegion().front()
-                                        : &ifOp.getThenRegion().front());
+  Value padRun = arith::ConstantOp::create(
+      b, loc, runType, DenseElementsAttr::get(runType, cast<Attribute>(pad)));
+
+  // The tile value with every run emitted in `mode`, at the insertion point.
+  auto emitRuns = [&](RunMode mode) -> Value {
     Value result = arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
-    Value padRun =
-        masked ? arith::ConstantOp::create(
-                     b, loc, runType,
-                     DenseElementsAttr::get(runType, cast<Attribute>(pad)))
-                     .getResult()
-               : Value();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
       SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
+      auto plainLoad = [&] {
+        return vector::LoadOp::create(b, loc, runType, view.memref, coords,
+                                      /*nontemporal=*/false,
+                                      access.fastAlignment)
+            .getResult();
+      };
       Value chunk;
-      if (masked) {
+      if (mode == RunMode::Plain) {
+        chunk = plainLoad();
+      } else {
         Value extent = runExtent(*this, view, coords, loc);
         auto maskedLoad = [&] {
           Value mask = vector::CreateMaskOp::create(
@@ -298,28 +330,13 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                                               access.alignment)
               .getResult();
         };
-        Value whole = wholeRunInBounds(*this, access, extent, run, loc);
-        if (!whole) {
+        if (mode == RunMode::Masked) {
           chunk = maskedLoad();
         } else {
-          auto runIf = scf::IfOp::create(b, loc, TypeRange{runType}, whole,
-                                         /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard runGuard(b);
-          b.setInsertionPointToStart(&runIf.getThenRegion().front());
-          scf::YieldOp::create(
-              b, loc,
-              vector::LoadOp::create(b, loc, runType, view.memref, coords,
-                                     /*nontemporal=*/false,
-                                     access.fastAlignment)
-                  .getResult());
-          b.setInsertionPointToStart(&runIf.getElseRegion().front());
-          scf::YieldOp::create(b, loc, maskedLoad());
-          chunk = runIf.getResult(0);
+          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              extent, constIndex(run));
+          chunk = emitIfElse(b, loc, runType, whole, plainLoad, maskedLoad);
         }
-      } else {
-        chunk = vector::LoadOp::create(b, loc, runType, view.memref, coords,
-                                       /*nontemporal=*/false,
-                                       access.fastAlignment);
       }
       result = run == vt.getNumElements()
                    ? chunk
@@ -328,11 +345,23 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                          ArrayRef<int64_t>{1})
                          .getResult();
     });
-    if (!ifOp)
-      return TileValue{result, layout};
-    scf::YieldOp::create(b, loc, result);
-  }
-  return TileValue{ifOp.getResult(0), layout};
+    return result;
+  };
+
+  Value fast = access.fastPath(b, loc);
+  if (!fast)
+    return TileValue{emitRuns(RunMode::Plain), layout};
+  auto boundary = [&]() -> Value {
+    auto [aligned, modes] = boundaryModes(access, run);
+    if (!aligned)
+      return emitRuns(modes.front());
+    return emitIfElse(
+        b, loc, vt, aligned, [&] { return emitRuns(modes[0]); },
+        [&] { return emitRuns(modes[1]); });
+  };
+  Value value = emitIfElse(
+      b, loc, vt, fast, [&] { return emitRuns(RunMode::Plain); }, boundary);
+  return TileValue{value, layout};
 }
 
 LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
@@ -374,17 +403,8 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
   Value owner = ownerPredicate(layout);
   emitUnder(b, loc, owner, [&] {
     TileAccess access = addressTile(*this, view, indices, layout, loc);
-    scf::IfOp ifOp;
-    if (Value fast = access.fastPath(b, loc))
-      ifOp = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    for (bool masked : {false, true}) {
-      if (!ifOp && masked)
-        break;
-      if (ifOp)
-        b.setInsertionPoint((masked ? &ifOp.getElseRegion().front()
-                                    : &ifOp.getThenRegion().front())
-                                ->getTerminator());
+    // Every run stored in `mode`, at the insertion point.
+    auto storeRuns = [&](RunMode mode) {
       layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
         SmallVector<Value> coords =
             runCoords(*this, access.base, offsets, loc);
@@ -395,32 +415,41 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
                                      ArrayRef<int64_t>{run},
                                      ArrayRef<int64_t>{1})
                                      .getResult();
-        if (masked) {
-          Value extent = runExtent(*this, view, coords, loc);
-          Value whole = wholeRunInBounds(*this, access, extent, run, loc);
-          scf::IfOp runIf;
-          OpBuilder::InsertionGuard runGuard(b);
-          if (whole) {
-            runIf = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
-            b.setInsertionPoint(
-                runIf.getThenRegion().front().getTerminator());
-            vector::StoreOp::create(b, loc, chunk, view.memref, coords,
-                                    /*nontemporal=*/false,
-                                    access.fastAlignment);
-            b.setInsertionPoint(
-                runIf.getElseRegion().front().getTerminator());
-          }
+        auto plainStore = [&] {
+          vector::StoreOp::create(b, loc, chunk, view.memref, coords,
+                                  /*nontemporal=*/false, access.fastAlignment);
+        };
+        if (mode == RunMode::Plain)
+          return plainStore();
+        Value extent = runExtent(*this, view, coords, loc);
+        auto maskedStore = [&] {
           Value mask = vector::CreateMaskOp::create(
               b, loc, VectorType::get({run}, b.getI1Type()),
               ValueRange{extent});
           vector::MaskedStoreOp::create(b, loc, view.memref, coords, mask,
                                         chunk, access.alignment);
-        } else {
-          vector::StoreOp::create(b, loc, chunk, view.memref, coords,
-                                  /*nontemporal=*/false, access.fastAlignment);
-        }
+        };
+        if (mode == RunMode::Masked)
+          return maskedStore();
+        Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                            extent, constIndex(run));
+        emitIfElse(b, loc, whole, plainStore, maskedStore);
       });
-    }
+    };
+
+    Value fast = access.fastPath(b, loc);
+    if (!fast)
+      return storeRuns(RunMode::Plain);
+    emitIfElse(
+        b, loc, fast, [&] { storeRuns(RunMode::Plain); },
+        [&] {
+          auto [aligned, modes] = boundaryModes(access, run);
+          if (!aligned)
+            return storeRuns(modes.front());
+          emitIfElse(
+              b, loc, aligned, [&] { storeRuns(modes[0]); },
+              [&] { storeRuns(modes[1]); });
+        });
   });
   return success();
 }

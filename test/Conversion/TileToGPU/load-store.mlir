@@ -9,18 +9,21 @@
 // CHECK-LABEL: gpu.func @aligned
 // CHECK-NOT: arith.remui {{.*}}, %c4 :
 // CHECK: %[[FULL:.*]] = arith.andi
+// CHECK: %[[PAD:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK: scf.if %[[FULL]] -> (vector<8xf32>)
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
-// CHECK: %[[PAD:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
 // CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
 // CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64}
-// CHECK: %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<4xi1>
-// CHECK: vector.maskedload %{{.*}}, %[[MASK]], %[[PAD]] {alignment = 16 : i64}
+// CHECK: } else {
+// CHECK-NEXT: %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<4xi1>
+// CHECK-NEXT: vector.maskedload %{{.*}}, %[[MASK]], %[[PAD]] {alignment = 16 : i64}
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
+// CHECK: arith.cmpi sge
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64}
 // CHECK: vector.maskedstore %{{.*}} {alignment = 16 : i64}
 tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                      %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
@@ -39,9 +42,11 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // Without a fact on N, row starts are not provably 16-byte aligned: each
 // access is versioned at run time. `N % 4 == 0` is computed once in the
 // prologue and joins the interior check of both the load and the store; the
-// fast path is the aligned vector access. On the other path each run of 4
-// still takes the aligned access when it lies wholly inside the memref and
-// N % 4 == 0, and the masked one, which carries no alignment, otherwise.
+// fast path is the aligned vector access. Boundary tiles split once more on
+// the same check: with aligned rows each run of 4 takes the aligned access
+// when it lies wholly inside the memref and the masked one otherwise; with
+// unaligned rows every run is masked, without a per-run test and without an
+// alignment.
 
 // CHECK-LABEL: gpu.func @unaligned
 // CHECK: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
@@ -55,20 +60,25 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
-// CHECK: %[[EXTENT:.*]] = arith.select
-// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %[[EXTENT]], %c4 : index
-// CHECK: %[[RUNFAST:.*]] = arith.andi %[[WHOLE]], %[[ALIGNED]] : i1
-// CHECK: scf.if %[[RUNFAST]] -> (vector<4xf32>) {
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NEXT: scf.if %[[ALIGNED]] -> (vector<8xf32>) {
+// CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
+// CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64}
 // CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK: scf.if
+// CHECK: arith.cmpi sge
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64}
 // CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK: }
+// CHECK: } else {
+// CHECK-NOT: arith.cmpi sge
+// CHECK-NOT: alignment
+// CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NOT: arith.cmpi sge
+// CHECK-NOT: alignment
+// CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK-NOT: arith.remui {{.*}}, %c4 :
 // CHECK: %[[SINSIDE:.*]] = arith.andi
 // CHECK: %[[SFAST:.*]] = arith.andi %[[SINSIDE]], %[[ALIGNED]] : i1
@@ -76,14 +86,21 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
-// CHECK: scf.if
+// CHECK-NEXT: scf.if %[[ALIGNED]] {
+// CHECK: arith.cmpi sge
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64}
 // CHECK: } else {
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
-// CHECK: scf.if
+// CHECK: arith.cmpi sge
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64}
 // CHECK: } else {
+// CHECK-NOT: alignment
+// CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
+// CHECK: } else {
+// CHECK-NOT: arith.cmpi sge
+// CHECK-NOT: alignment
+// CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK: gpu.return
