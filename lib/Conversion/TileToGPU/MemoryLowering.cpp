@@ -301,13 +301,18 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
   TileAccess access = addressTile(*this, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
-  Value padRun = arith::ConstantOp::create(
-      b, loc, runType, DenseElementsAttr::get(runType, cast<Attribute>(pad)));
-
   // The tile value with every run emitted in `mode`, at the insertion point.
   auto emitRuns = [&](RunMode mode) -> Value {
     Value result = arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
+    // What masked-off lanes read; only masked runs need it.
+    Value padRun =
+        mode == RunMode::Plain
+            ? Value()
+            : arith::ConstantOp::create(
+                  b, loc, runType,
+                  DenseElementsAttr::get(runType, cast<Attribute>(pad)))
+                  .getResult();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
       SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
       auto plainLoad = [&] {

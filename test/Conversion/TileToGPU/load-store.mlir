@@ -9,10 +9,10 @@
 // CHECK-LABEL: gpu.func @aligned
 // CHECK-NOT: arith.remui {{.*}}, %c4 :
 // CHECK: %[[FULL:.*]] = arith.andi
-// CHECK: %[[PAD:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK: scf.if %[[FULL]] -> (vector<8xf32>)
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
+// CHECK: %[[PAD:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
 // CHECK-NEXT: scf.if %[[WHOLE]] -> (vector<4xf32>) {
 // CHECK-NEXT: vector.load %{{.*}} {alignment = 16 : i64}
