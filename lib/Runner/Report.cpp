@@ -159,9 +159,13 @@ void ReportBuilder::addTiming(nlohmann::json t) {
 }
 
 void ReportBuilder::absorbWorker(const WorkerResult &w) {
-  bool done = false;
-  nlohmann::json fatal;
-  for (const nlohmann::json &m : w.messages) {
+  for (const nlohmann::json &m : w.messages)
+    absorbMessage(m);
+  absorbEnd(w);
+}
+
+void ReportBuilder::absorbMessage(const nlohmann::json &m) {
+  {
     std::string type = m.value("type", "");
     if (type == "case") {
       addCase(m);
@@ -179,12 +183,19 @@ void ReportBuilder::absorbWorker(const WorkerResult &w) {
       nlohmann::json c = m;
       c.erase("type");
       report["calibration"] = c;
+    } else if (type == "lock" || type == "cache") {
+      nlohmann::json body = m;
+      body.erase("type");
+      report[type == "lock" ? "timing_lock" : "cache"] = body;
     } else if (type == "fatal") {
       fatal = m;
     } else if (type == "done") {
       done = true;
     }
   }
+}
+
+void ReportBuilder::absorbEnd(const WorkerResult &w) {
   report["phases"]["worker_wall"] = w.seconds;
 
   nlohmann::json where = w.lastProgress.is_object() ? w.lastProgress["case"] : nlohmann::json();
