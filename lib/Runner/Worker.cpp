@@ -2,12 +2,13 @@
 //
 // One case (shape x seed x distribution) is, in this order:
 //   1. inputs drawn for the seed, transformed for the distribution, cloned;
+//      the candidate gets the clones;
 //   2. outputs NaN-poisoned, temporaries zeroed, candidate run 1, sync;
-//   3. the reference on the clones, in fp32 and (float tasks) in fp64;
-//      a gated distribution whose fp32 and fp64 references disagree is
-//      skipped here, before run 2;
+//   3. the reference on the untouched inputs, in fp32 and (float tasks) in
+//      fp64; a gated distribution whose fp32 and fp64 references disagree
+//      is skipped here, before run 2;
 //   4. fresh poisoned outputs, candidate run 2, sync;
-//   5. inputs compared bitwise with their clones; each output of each run
+//   5. the candidate's inputs compared bitwise with the untouched ones; each output of each run
 //      compared with the reference; run 1's RMS error against fp64 compared
 //      with the reference's own (the accuracy rule); the two runs compared
 //      with each other; the unrefereeable rule on nominal distributions.
@@ -17,6 +18,10 @@
 // Steps 1 and 3 do not depend on the candidate: they are prepared once per
 // case through a CaseCache, which a batch worker (runBatchWorker) keeps for
 // every bundle it runs and a single run keeps for none.
+//
+// Past 600 lines because the case protocol and the process around it (one
+// bundle, or a batch) share the file-local runner; split them when the
+// protocol grows again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -441,9 +446,10 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
       ch.send({{"type", "timing"}, {"shape_id", id}, {"skipped", "a check failed at this shape"}});
       continue;
     }
+    // Prepared first: a draw announces its own step.
+    TensorMap inputs = cloneAll(runner.prepare(sc, 0, Distribution::Randn)->inputs);
     runner.progress(id, "timing");
     std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
-    TensorMap inputs = cloneAll(runner.prepare(sc, 0, Distribution::Randn)->inputs);
     TensorMap buffers = runner.allocate(sc);
     LaunchSequence seq = runner.bind(launches, inputs, buffers);
     std::function<void()> eager = plan.reference->timedClosure(inputs, sc.dims);
