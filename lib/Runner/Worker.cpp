@@ -40,6 +40,7 @@
 #include <c10/core/DeviceGuard.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
@@ -543,12 +544,30 @@ void timeUnderLock(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
   double hostHold = GpuLock::hostHoldSeconds();
   if (!dev.gpu() && hostHold <= 0)
     return;
+  // A batch times the tune shape without checking it; that is worth GPU
+  // time only for a candidate whose checks all passed.
+  EvalPlan timed = plan;
+  timed.timedShapes.clear();
+  for (const ShapeCase &sc : plan.timedShapes) {
+    bool checked = std::any_of(plan.shapes.begin(), plan.shapes.end(),
+                               [&](const ShapeCase &c) { return c.label() == sc.label(); });
+    if (checked || failedShapes.empty()) {
+      timed.timedShapes.push_back(sc);
+      continue;
+    }
+    ch.send({{"type", "timing"},
+             {"shape_id", {{"set", sc.set}, {"index", sc.index}, {"dims", sc.dims},
+                           {"shape", sc.label()}}},
+             {"skipped", "not checked, and a check failed at another shape"}});
+  }
+  if (dev.gpu() && timed.timedShapes.empty())
+    return;
   auto t0 = std::chrono::steady_clock::now();
   GpuLock lock(plan.device, [&] {
     runner.progress({{"lock", GpuLock::path(plan.device)}}, "waiting for the GPU timing lock");
   });
   if (dev.gpu())
-    timeShapes(plan, dev, runner, failedShapes, ch);
+    timeShapes(timed, dev, runner, failedShapes, ch);
   else
     std::this_thread::sleep_for(std::chrono::duration<double>(hostHold));
   nlohmann::json record = lock.release();
