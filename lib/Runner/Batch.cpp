@@ -22,6 +22,7 @@
 #include "JsonField.h"
 #include "Planning.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -321,7 +322,10 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
           if (type == "env") {
             env = m;
           } else if (type == "bundle") {
-            current = m["index"].get<long>();
+            const nlohmann::json &index = m.value("index", nlohmann::json());
+            if (!index.is_number_unsigned() || index.get<size_t>() >= runnable.size())
+              return; // not from runBatchWorker
+            current = index.get<long>();
             started = true;
             lastProgress = nullptr;
             runnable[current]->started = std::chrono::steady_clock::now();

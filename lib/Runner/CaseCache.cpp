@@ -34,17 +34,30 @@ std::shared_ptr<PreparedCase> CaseCache::find(const std::string &key) {
     return nullptr;
   }
   ++hits;
-  return it->second;
+  return it->second.entry;
 }
 
 void CaseCache::offer(const std::string &key, std::shared_ptr<PreparedCase> entry) {
-  if (!entry || cases.count(key))
+  if (!entry)
     return;
   size_t bytes = entry->bytes();
+  auto it = cases.find(key);
+  if (it != cases.end()) {
+    if (it->second.entry != entry)
+      return;
+    used -= it->second.bytes;
+    if (used + bytes > budget) {
+      cases.erase(it);
+      return;
+    }
+    used += bytes;
+    it->second.bytes = bytes;
+    return;
+  }
   if (used + bytes > budget)
     return;
   used += bytes;
-  cases.emplace(key, std::move(entry));
+  cases.emplace(key, Kept{std::move(entry), bytes});
 }
 
 } // namespace kbench::runner

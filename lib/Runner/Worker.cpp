@@ -198,6 +198,10 @@ TensorMap cloneAll(const TensorMap &m) {
   return out;
 }
 
+std::string caseKey(const ShapeCase &sc, int seedIndex, Distribution dist) {
+  return sc.label() + " seed#" + std::to_string(seedIndex) + " " + distributionName(dist);
+}
+
 class CaseRunner {
 public:
   CaseRunner(const EvalPlan &plan, const Device &dev, const KernelModule &module,
@@ -217,8 +221,7 @@ public:
   /// computed later, by reference()). Base draws are kept for the next
   /// distribution of the same shape and seed.
   std::shared_ptr<PreparedCase> prepare(const ShapeCase &sc, int seedIndex, Distribution dist) {
-    std::string key =
-        sc.label() + " seed#" + std::to_string(seedIndex) + " " + distributionName(dist);
+    std::string key = caseKey(sc, seedIndex, dist);
     std::shared_ptr<PreparedCase> p = cache.find(key);
     if (p)
       return p;
@@ -326,6 +329,7 @@ public:
 
     progress(id, "reference");
     reference(*prepared, sc);
+    cache.offer(caseKey(sc, seedIndex, dist), prepared); // counted with its references
     const TensorMap &ref = prepared->ref;
     const TensorMap &ref64 = prepared->ref64;
     nlohmann::json outputs = prepared->outputs;

@@ -56,6 +56,24 @@ TEST(CaseCache, ReturnsTheSameEntry) {
   EXPECT_EQ(cache.find("k"), p);
 }
 
+// An entry offered before its references are computed is counted again
+// when offered after, and dropped when it no longer fits.
+TEST(CaseCache, GrownEntryIsCountedAgain) {
+  CaseCache cache(1000);
+  auto a = caseOf(50), b = caseOf(50); // 200 bytes each
+  cache.offer("a", a);
+  cache.offer("b", b);
+  EXPECT_EQ(cache.retainedBytes(), 400u);
+  a->ref["y"] = at::zeros({50}, at::kFloat);
+  cache.offer("a", a);
+  EXPECT_EQ(cache.retainedBytes(), 600u);
+  b->ref64["y"] = at::zeros({100}, at::kDouble); // 800 more: 1000 for b alone
+  cache.offer("b", b);
+  EXPECT_EQ(cache.retainedBytes(), 400u); // b dropped, a kept
+  EXPECT_EQ(cache.find("b"), nullptr);
+  EXPECT_EQ(cache.find("a"), a);
+}
+
 TEST(CaseCache, ZeroBudgetKeepsNothing) {
   CaseCache cache(0);
   EXPECT_FALSE(cache.retains());

@@ -57,6 +57,9 @@ public:
   std::shared_ptr<PreparedCase> find(const std::string &key);
 
   /// Keeps `entry` under `key` when it fits in what the budget has left.
+  /// Offered again after it grew (its references computed), the same entry
+  /// is counted again, and dropped when it no longer fits; another entry
+  /// under a kept key is ignored.
   void offer(const std::string &key, std::shared_ptr<PreparedCase> entry);
 
   /// The baselines' timings at one shape (an object, empty until measured).
@@ -72,7 +75,11 @@ public:
 private:
   size_t budget;
   size_t used = 0;
-  std::map<std::string, std::shared_ptr<PreparedCase>> cases;
+  struct Kept {
+    std::shared_ptr<PreparedCase> entry;
+    size_t bytes = 0; ///< as counted when last offered
+  };
+  std::map<std::string, Kept> cases;
   std::map<std::string, nlohmann::json> timings;
 };
 
