@@ -329,7 +329,8 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
             started = true;
             lastProgress = nullptr;
             runnable[current]->started = std::chrono::steady_clock::now();
-            runnable[current]->rb->absorbMessage(env);
+            if (env.is_object())
+              runnable[current]->rb->absorbMessage(env);
           } else if (type == "bundle_end" && current >= 0) {
             Item &item = *runnable[current];
             WorkerResult end;
@@ -367,7 +368,8 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
                                                           : "status " + std::to_string(w.status)) +
                                                      ")";
       for (; next < runnable.size(); ++next) {
-        runnable[next]->rb->absorbMessage(env);
+        if (env.is_object())
+          runnable[next]->rb->absorbMessage(env);
         runnable[next]->rb->addError(why);
         writer.finish(*runnable[next], secondsSince(runnable[next]->started));
       }
