@@ -68,6 +68,7 @@ struct Item {
   std::unique_ptr<ReportBuilder> rb;
   Manifest manifest;
   EvalPlan plan;
+  bool refused = false; ///< judged without running: its files or target are wrong
   std::chrono::steady_clock::time_point started;
 };
 
@@ -90,7 +91,7 @@ public:
   int finish(Item &item, double seconds) {
     const nlohmann::json &report = item.rb->finish();
     int exit = item.rb->exitCode();
-    std::string status = statusOf(report, item.plan.task == nullptr);
+    std::string status = statusOf(report, item.refused);
     nlohmann::json line = {{"id", item.entry.id},
                            {"status", status},
                            {"exit", exit},
@@ -163,6 +164,83 @@ private:
   std::ostream &out;
   std::ofstream lines;
 };
+
+/// Runs `runnable` in worker processes, one after another: a fresh worker
+/// starts at the bundle after the one its predecessor died in or left after.
+void runInWorkers(const std::vector<Item *> &runnable, double timeoutSeconds, Writer &writer) {
+  // The worker gets the plans by index; each Item keeps its plan's pointers.
+  std::vector<EvalPlan> plans;
+  for (Item *item : runnable)
+    plans.push_back(item->plan);
+  size_t next = 0;
+  while (next < runnable.size()) {
+    long current = -1;
+    bool started = false;
+    nlohmann::json env, lastProgress, earlyFatal;
+    WorkerResult w = superviseWorker(
+        [&](int fd) { return runBatchWorker(plans, next, fd); }, timeoutSeconds,
+        [&](const nlohmann::json &m) {
+          std::string type = m.value("type", "");
+          if (type == "env") {
+            env = m;
+          } else if (type == "bundle") {
+            const nlohmann::json &index = m.value("index", nlohmann::json());
+            if (!index.is_number_unsigned() || index.get<size_t>() >= runnable.size())
+              return; // not from runBatchWorker
+            current = index.get<long>();
+            started = true;
+            lastProgress = nullptr;
+            runnable[current]->started = std::chrono::steady_clock::now();
+            if (env.is_object())
+              runnable[current]->rb->absorbMessage(env);
+          } else if (type == "bundle_end" && current >= 0) {
+            Item &item = *runnable[current];
+            WorkerResult end;
+            end.end = WorkerResult::End::Exited;
+            end.seconds = secondsSince(item.started);
+            item.rb->absorbEnd(end);
+            writer.finish(item, end.seconds);
+            next = static_cast<size_t>(current) + 1;
+            current = -1;
+          } else if (current >= 0) {
+            if (type == "progress")
+              lastProgress = m;
+            runnable[current]->rb->absorbMessage(m);
+          } else if (type == "fatal") {
+            earlyFatal = m;
+          }
+        });
+    if (current >= 0) {
+      // The worker died inside this bundle: a crash or the watchdog.
+      Item &item = *runnable[current];
+      WorkerResult end = w;
+      end.lastProgress = lastProgress;
+      end.seconds = secondsSince(item.started);
+      item.rb->absorbEnd(end);
+      writer.finish(item, end.seconds);
+      next = static_cast<size_t>(current) + 1;
+    } else if (!started) {
+      // No bundle began: the device could not be opened, or the fork
+      // failed. Every bundle left would end the same way.
+      std::string why;
+      if (earlyFatal.is_object())
+        why = earlyFatal.value("message", "");
+      else if (!w.error.empty())
+        why = "the worker process could not start: " + w.error;
+      else
+        why = "the worker ended before its first bundle (" +
+              (w.end == WorkerResult::End::Signaled ? w.signalName()
+                                                    : "status " + std::to_string(w.status)) +
+              ")";
+      for (; next < runnable.size(); ++next) {
+        if (env.is_object())
+          runnable[next]->rb->absorbMessage(env);
+        runnable[next]->rb->addError(why);
+        writer.finish(*runnable[next], secondsSince(runnable[next]->started));
+      }
+    }
+  }
+}
 
 } // namespace
 
@@ -281,6 +359,7 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
       checkManifestAgainstTask(item->manifest, task, target);
     } catch (const InputError &e) {
       item->rb->addError(e.what());
+      item->refused = true;
       writer.finish(*item, secondsSince(item->started));
       continue;
     }
@@ -306,75 +385,7 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     items.push_back(std::move(item));
   }
 
-  // The worker gets the plans by index; each Item keeps its plan's pointers.
-  std::vector<EvalPlan> plans;
-  for (Item *item : runnable)
-    plans.push_back(item->plan);
-  size_t next = 0;
-  while (next < runnable.size()) {
-    long current = -1;
-    bool started = false;
-    nlohmann::json env, lastProgress, earlyFatal;
-    WorkerResult w = superviseWorker(
-        [&](int fd) { return runBatchWorker(plans, next, fd); }, o.timeoutSeconds,
-        [&](const nlohmann::json &m) {
-          std::string type = m.value("type", "");
-          if (type == "env") {
-            env = m;
-          } else if (type == "bundle") {
-            const nlohmann::json &index = m.value("index", nlohmann::json());
-            if (!index.is_number_unsigned() || index.get<size_t>() >= runnable.size())
-              return; // not from runBatchWorker
-            current = index.get<long>();
-            started = true;
-            lastProgress = nullptr;
-            runnable[current]->started = std::chrono::steady_clock::now();
-            if (env.is_object())
-              runnable[current]->rb->absorbMessage(env);
-          } else if (type == "bundle_end" && current >= 0) {
-            Item &item = *runnable[current];
-            WorkerResult end;
-            end.end = WorkerResult::End::Exited;
-            end.seconds = secondsSince(item.started);
-            item.rb->absorbEnd(end);
-            writer.finish(item, end.seconds);
-            next = static_cast<size_t>(current) + 1;
-            current = -1;
-          } else if (current >= 0) {
-            if (type == "progress")
-              lastProgress = m;
-            runnable[current]->rb->absorbMessage(m);
-          } else if (type == "fatal") {
-            earlyFatal = m;
-          }
-        });
-    if (current >= 0) {
-      // The worker died inside this bundle: a crash or the watchdog.
-      Item &item = *runnable[current];
-      WorkerResult end = w;
-      end.lastProgress = lastProgress;
-      end.seconds = secondsSince(item.started);
-      item.rb->absorbEnd(end);
-      writer.finish(item, end.seconds);
-      next = static_cast<size_t>(current) + 1;
-    } else if (!started) {
-      // No bundle began: the device could not be opened, or the fork
-      // failed. Every bundle left would end the same way.
-      std::string why = earlyFatal.is_object() ? earlyFatal.value("message", "")
-                        : !w.error.empty()     ? w.error
-                                               : "the worker ended before its first bundle (" +
-                                                     (w.end == WorkerResult::End::Signaled
-                                                          ? w.signalName()
-                                                          : "status " + std::to_string(w.status)) +
-                                                     ")";
-      for (; next < runnable.size(); ++next) {
-        if (env.is_object())
-          runnable[next]->rb->absorbMessage(env);
-        runnable[next]->rb->addError(why);
-        writer.finish(*runnable[next], secondsSince(runnable[next]->started));
-      }
-    }
-  }
+  runInWorkers(runnable, o.timeoutSeconds, writer);
 
   if (!o.json) {
     double seconds = secondsSince(t0);
