@@ -15,6 +15,7 @@
 #include "kbench/Runner/Worker.h"
 
 #include "JsonField.h"
+#include "Planning.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,6 +30,76 @@ bool gpuPresent() {
   if (const char *off = std::getenv("KBENCH_RUN_NO_CUDA"); off && *off && *off != '0')
     return false;
   return access("/proc/driver/nvidia/version", R_OK) == 0;
+}
+
+std::string chooseTarget(const std::string &asked, std::string &why) {
+  why.clear();
+  if (!asked.empty())
+    return asked;
+  std::string target = gpuPresent() ? "sm_90a" : "host";
+  why = target == "host" ? "no GPU on this machine" : "a GPU is present";
+  return target;
+}
+
+std::vector<Distribution> parseDistributions(const std::vector<std::string> &names,
+                                             const std::string &what) {
+  std::vector<Distribution> result;
+  for (const std::string &d : names) {
+    std::optional<Distribution> dist = parseDistribution(d);
+    if (!dist)
+      throw InputError(what + ": unknown distribution '" + d +
+                       "' (randn, negated, small, large, structural)");
+    result.push_back(*dist);
+  }
+  return result;
+}
+
+void checkShapeSetNames(const std::vector<std::string> &sets, const std::string &what) {
+  for (const std::string &s : sets)
+    if (s != "check" && s != "tune" && s != "heldout")
+      throw InputError(what + ": unknown shape set '" + s + "' (check, tune, heldout)");
+}
+
+void planShapes(const Task &task, const Manifest &manifest,
+                const std::vector<std::string> &checkSets,
+                const std::vector<std::string> &timedSets, EvalPlan &plan, ReportBuilder &rb) {
+  auto listed = [](const std::vector<std::string> &sets, const std::string &set) {
+    return std::find(sets.begin(), sets.end(), set) != sets.end();
+  };
+  std::vector<std::string> sets = checkSets;
+  for (const std::string &set : timedSets)
+    if (!listed(sets, set))
+      sets.push_back(set);
+  for (const std::string &set : sets) {
+    auto it = task.shapes.find(set);
+    if (it == task.shapes.end())
+      continue;
+    bool checked = listed(checkSets, set), timed = listed(timedSets, set);
+    for (const ShapeCase &sc : it->second) {
+      std::vector<std::string> violated = violatedRequires(manifest, sc.dims);
+      if (violated.empty()) {
+        if (checked)
+          plan.shapes.push_back(sc);
+        if (timed)
+          plan.timedShapes.push_back(sc);
+        continue;
+      }
+      std::string detail;
+      for (const std::string &v : violated)
+        detail += (detail.empty() ? "" : "; ") + v;
+      nlohmann::json id = {{"set", sc.set}, {"index", sc.index}, {"dims", sc.dims},
+                           {"shape", sc.label()}};
+      if (checked) {
+        id["verdict"] = "requires_violated";
+        id["detail"] = detail;
+        rb.addCase(id);
+      } else {
+        rb.absorbMessage({{"type", "timing"},
+                          {"shape_id", id},
+                          {"skipped", "requires_violated: " + detail}});
+      }
+    }
+  }
 }
 
 namespace {
@@ -57,12 +128,8 @@ int emit(ReportBuilder &rb, const RunOptions &o, std::ostream &out) {
 } // namespace
 
 int evaluate(const RunOptions &o, std::ostream &out) {
-  std::string target = o.target;
   std::string targetNote;
-  if (target.empty()) {
-    target = gpuPresent() ? "sm_90a" : "host";
-    targetNote = target == "host" ? "no GPU on this machine" : "a GPU is present";
-  }
+  std::string target = chooseTarget(o.target, targetNote);
   std::vector<std::string> sets = o.shapeSets;
   if (sets.empty())
     sets = target == "host" ? std::vector<std::string>{"check"}
@@ -96,16 +163,8 @@ int evaluate(const RunOptions &o, std::ostream &out) {
     reference = bindReference(task);
     if (!o.calibrationFile.empty())
       rb.setCalibration(readJsonFile(o.calibrationFile, "calibration file"));
-    for (const std::string &d : dists) {
-      std::optional<Distribution> dist = parseDistribution(d);
-      if (!dist)
-        throw InputError("--distributions: unknown distribution '" + d +
-                         "' (randn, negated, small, large, structural)");
-      plan.distributions.push_back(*dist);
-    }
-    for (const std::string &s : sets)
-      if (s != "check" && s != "tune" && s != "heldout")
-        throw InputError("--shapes: unknown shape set '" + s + "' (check, tune, heldout)");
+    plan.distributions = parseDistributions(dists, "--distributions");
+    checkShapeSetNames(sets, "--shapes");
     if (o.seeds < 1)
       throw InputError("--seeds: needs at least 1 (the protocol uses 3)");
     std::optional<L2Flush> flush = parseL2Flush(o.l2Flush);
@@ -122,31 +181,15 @@ int evaluate(const RunOptions &o, std::ostream &out) {
   plan.reference = reference.get();
   plan.target = target;
   plan.timing = timing;
-  plan.timedSets = {"tune", "heldout"};
   plan.device = o.device;
   for (int i = 0; i < o.seeds; ++i)
     plan.seeds.push_back(protocolSeed(i));
-  for (const std::string &set : sets) {
-    auto it = task.shapes.find(set);
-    if (it == task.shapes.end())
-      continue;
-    for (const ShapeCase &sc : it->second) {
-      std::vector<std::string> violated = violatedRequires(manifest, sc.dims);
-      if (violated.empty()) {
-        plan.shapes.push_back(sc);
-        continue;
-      }
-      std::string detail;
-      for (const std::string &v : violated)
-        detail += (detail.empty() ? "" : "; ") + v;
-      rb.addCase({{"set", sc.set},
-                  {"index", sc.index},
-                  {"dims", sc.dims},
-                  {"shape", sc.label()},
-                  {"verdict", "requires_violated"},
-                  {"detail", detail}});
-    }
-  }
+  // One call times the tune and heldout shapes it checked.
+  std::vector<std::string> timedSets;
+  for (const std::string &set : sets)
+    if (set == "tune" || set == "heldout")
+      timedSets.push_back(set);
+  planShapes(task, manifest, sets, timedSets, plan, rb);
   if (!plan.shapes.empty()) {
     WorkerResult w = superviseWorker([&](int fd) { return runWorker(plan, fd); },
                                      o.timeoutSeconds);

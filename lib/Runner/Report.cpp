@@ -159,32 +159,41 @@ void ReportBuilder::addTiming(nlohmann::json t) {
 }
 
 void ReportBuilder::absorbWorker(const WorkerResult &w) {
-  bool done = false;
-  nlohmann::json fatal;
-  for (const nlohmann::json &m : w.messages) {
-    std::string type = m.value("type", "");
-    if (type == "case") {
-      addCase(m);
-    } else if (type == "timing") {
-      addTiming(m);
-    } else if (type == "env") {
-      nlohmann::json env = m;
-      env.erase("type");
-      report["environment"] = env;
-    } else if (type == "module") {
-      report["module"] = {{"loaded_from", m["loaded_from"]}, {"attributes", m["attributes"]}};
-    } else if (type == "phase") {
-      report["phases"][m["name"].get<std::string>()] = m["seconds"];
-    } else if (type == "calibration") {
-      nlohmann::json c = m;
-      c.erase("type");
-      report["calibration"] = c;
-    } else if (type == "fatal") {
-      fatal = m;
-    } else if (type == "done") {
-      done = true;
-    }
+  for (const nlohmann::json &m : w.messages)
+    absorbMessage(m);
+  absorbEnd(w);
+}
+
+void ReportBuilder::absorbMessage(const nlohmann::json &m) {
+  std::string type = m.value("type", "");
+  if (type == "case") {
+    addCase(m);
+  } else if (type == "timing") {
+    addTiming(m);
+  } else if (type == "env") {
+    nlohmann::json env = m;
+    env.erase("type");
+    report["environment"] = env;
+  } else if (type == "module") {
+    report["module"] = {{"loaded_from", m["loaded_from"]}, {"attributes", m["attributes"]}};
+  } else if (type == "phase") {
+    report["phases"][m["name"].get<std::string>()] = m["seconds"];
+  } else if (type == "calibration") {
+    nlohmann::json c = m;
+    c.erase("type");
+    report["calibration"] = c;
+  } else if (type == "lock" || type == "cache") {
+    nlohmann::json body = m;
+    body.erase("type");
+    report[type == "lock" ? "timing_lock" : "cache"] = body;
+  } else if (type == "fatal") {
+    fatal = m;
+  } else if (type == "done") {
+    done = true;
   }
+}
+
+void ReportBuilder::absorbEnd(const WorkerResult &w) {
   report["phases"]["worker_wall"] = w.seconds;
 
   nlohmann::json where = w.lastProgress.is_object() ? w.lastProgress["case"] : nlohmann::json();

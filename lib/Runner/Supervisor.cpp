@@ -59,7 +59,8 @@ std::string WorkerResult::signalName() const {
   return (abbrev ? std::string(abbrev) : "signal " + std::to_string(status)) + " (" + text + ")";
 }
 
-WorkerResult superviseWorker(const std::function<int(int fd)> &body, double timeoutSeconds) {
+WorkerResult superviseWorker(const std::function<int(int fd)> &body, double timeoutSeconds,
+                             const std::function<void(const nlohmann::json &)> &onMessage) {
   WorkerResult result;
   auto t0 = std::chrono::steady_clock::now();
   int fds[2];
@@ -127,7 +128,10 @@ WorkerResult superviseWorker(const std::function<int(int fd)> &body, double time
         continue; // a torn line from a dying worker
       if (message.value("type", "") == "progress")
         result.lastProgress = message;
-      result.messages.push_back(std::move(message));
+      if (onMessage)
+        onMessage(message);
+      else
+        result.messages.push_back(std::move(message));
     }
   }
   if (timedOut)

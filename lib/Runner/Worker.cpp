@@ -2,24 +2,35 @@
 //
 // One case (shape x seed x distribution) is, in this order:
 //   1. inputs drawn for the seed, transformed for the distribution, cloned;
+//      the candidate gets the clones;
 //   2. outputs NaN-poisoned, temporaries zeroed, candidate run 1, sync;
-//   3. the reference on the clones, in fp32 and (float tasks) in fp64;
-//      a gated distribution whose fp32 and fp64 references disagree is
-//      skipped here, before run 2;
+//   3. the reference on the untouched inputs, in fp32 and (float tasks) in
+//      fp64; a gated distribution whose fp32 and fp64 references disagree
+//      is skipped here, before run 2;
 //   4. fresh poisoned outputs, candidate run 2, sync;
-//   5. inputs compared bitwise with their clones; each output of each run
+//   5. the candidate's inputs compared bitwise with the untouched ones; each output of each run
 //      compared with the reference; run 1's RMS error against fp64 compared
 //      with the reference's own (the accuracy rule); the two runs compared
 //      with each other; the unrefereeable rule on nominal distributions.
 // A CUDA error at a sync ends the worker (the context is gone) with a
 // "fatal" message naming the case; the supervisor turns it into a verdict.
 //
+// Steps 1 and 3 do not depend on the candidate: they are prepared once per
+// case through a CaseCache, which a batch worker (runBatchWorker) keeps for
+// every bundle it runs and a single run keeps for none.
+//
+// Past 600 lines because the case protocol and the process around it (one
+// bundle, or a batch) share the file-local runner; split them when the
+// protocol grows again.
+//
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Runner/Worker.h"
 
+#include "kbench/Runner/CaseCache.h"
 #include "kbench/Runner/Compare.h"
 #include "kbench/Runner/CudaDriver.h"
+#include "kbench/Runner/GpuLock.h"
 #include "kbench/Runner/Launcher.h"
 #include "kbench/Runner/Reference.h"
 #include "kbench/Runner/Timing.h"
@@ -29,9 +40,11 @@
 #include <c10/core/DeviceGuard.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
+#include <thread>
 #include <unistd.h>
 
 namespace kbench::runner {
@@ -165,19 +178,95 @@ std::string number(double v) {
   return buf;
 }
 
-class CaseRunner {
-public:
-  CaseRunner(const EvalPlan &plan, const Device &dev, const KernelModule &module, Channel &ch)
-      : plan(plan), task(*plan.task), dev(dev), module(module), ch(ch) {}
-
-  /// The JSON of the case being run, for fatal messages.
+/// The case and step being run, for fatal messages; outlives the runner.
+struct Where {
   nlohmann::json current;
   std::string step;
+};
+
+TensorMap toDevice(const TensorMap &m, const at::Device &device) {
+  TensorMap out;
+  for (const auto &[name, t] : m)
+    out[name] = t.to(device).contiguous();
+  return out;
+}
+
+TensorMap cloneAll(const TensorMap &m) {
+  TensorMap out;
+  for (const auto &[name, t] : m)
+    out[name] = t.clone();
+  return out;
+}
+
+std::string caseKey(const ShapeCase &sc, int seedIndex, Distribution dist) {
+  return sc.label() + " seed#" + std::to_string(seedIndex) + " " + distributionName(dist);
+}
+
+class CaseRunner {
+public:
+  CaseRunner(const EvalPlan &plan, const Device &dev, const KernelModule &module,
+             CaseCache &cache, Where &where, Channel &ch)
+      : cache(cache), plan(plan), task(*plan.task), dev(dev), module(module), where(where),
+        ch(ch) {}
+
+  CaseCache &cache;
 
   void progress(const nlohmann::json &id, const std::string &what) {
-    current = id;
-    step = what;
+    where.current = id;
+    where.step = what;
     ch.send({{"type", "progress"}, {"case", id}, {"step", what}});
+  }
+
+  /// The case's inputs, from the cache or drawn now (its references are
+  /// computed later, by reference()). Base draws are kept for the next
+  /// distribution of the same shape and seed.
+  std::shared_ptr<PreparedCase> prepare(const ShapeCase &sc, int seedIndex, Distribution dist) {
+    std::string key = caseKey(sc, seedIndex, dist);
+    std::shared_ptr<PreparedCase> p = cache.find(key);
+    if (p)
+      return p;
+    std::string baseKey = sc.label() + " seed#" + std::to_string(seedIndex);
+    if (baseKey != lastBaseKey) {
+      progress({{"shape", sc.label()}, {"seed_index", seedIndex}}, "drawing inputs");
+      lastBase = toDevice(drawInputs(task, sc.dims, plan.seeds[seedIndex]), dev.device);
+      lastBaseKey = baseKey;
+    }
+    p = std::make_shared<PreparedCase>();
+    p->inputs = applyDistribution(task, lastBase, dist);
+    cache.offer(key, p);
+    return p;
+  }
+
+  /// Step 3 for `p`, unless a previous bundle did it: the references in the
+  /// task's dtypes and in fp64, and the fp64 gate.
+  void reference(PreparedCase &p, const ShapeCase &sc) const {
+    if (p.referenced)
+      return;
+    p.ref = plan.reference->run(p.inputs, sc.dims);
+    bool anyFloat = false;
+    TensorMap inputs64;
+    for (const auto &[name, t] : p.inputs) {
+      bool f = c10::isFloatingType(t.scalar_type());
+      anyFloat = anyFloat || f;
+      inputs64[name] = f ? t.to(at::kDouble) : t;
+    }
+    if (anyFloat)
+      p.ref64 = plan.reference->run(inputs64, sc.dims, /*checkDtypes=*/false);
+    for (const TensorSpec &o : task.outputs) {
+      if (!p.ref64.count(o.name) || !isFloat(o.dtype))
+        continue;
+      Tolerance tol = task.toleranceFor(o);
+      ErrorStats g = compareTensors(p.ref.at(o.name), p.ref64.at(o.name), tol, false);
+      p.outputs[o.name]["ref_vs_fp64"] = {{"max_abs_err", g.maxAbs},
+                                          {"max_rel_err", g.maxRel},
+                                          {"bad", g.bad},
+                                          {"pass", g.pass()}};
+      if (!g.pass() && p.gate.empty())
+        p.gate = "output '" + o.name + "': the fp32 reference is outside the tolerance of the "
+                 "fp64 reference (" + std::to_string(g.bad) + " elements, max abs err " +
+                 number(g.maxAbs) + ")";
+    }
+    p.referenced = true;
   }
 
   /// Output and temporary buffers for one run: outputs poisoned, temporaries 0.
@@ -222,54 +311,31 @@ public:
   }
 
   /// One case; returns false when it failed.
-  bool run(const ShapeCase &sc, const std::vector<ResolvedLaunch> &launches,
-           const TensorMap &base, int seedIndex, Distribution dist) {
+  bool run(const ShapeCase &sc, const std::vector<ResolvedLaunch> &launches, int seedIndex,
+           Distribution dist) {
     auto t0 = std::chrono::steady_clock::now();
     nlohmann::json id = caseId(sc, seedIndex, plan.seeds[seedIndex], dist);
     nlohmann::json msg = id;
     msg["type"] = "case";
 
-    TensorMap inputs = applyDistribution(task, base, dist);
-    TensorMap clones;
-    for (const auto &[name, t] : inputs)
-      clones[name] = t.clone();
+    // The candidate runs on clones; the prepared inputs stay pristine, for
+    // the reference and for the bitwise comparison of step 5.
+    std::shared_ptr<PreparedCase> prepared = prepare(sc, seedIndex, dist);
+    TensorMap inputs = cloneAll(prepared->inputs);
 
     progress(id, "candidate run 1");
     TensorMap run1 = allocate(sc);
     runCandidate(launches, inputs, run1);
 
     progress(id, "reference");
-    TensorMap ref = plan.reference->run(clones, sc.dims);
-    TensorMap ref64;
-    bool anyFloat = false;
-    TensorMap clones64;
-    for (const auto &[name, t] : clones) {
-      bool f = c10::isFloatingType(t.scalar_type());
-      anyFloat = anyFloat || f;
-      clones64[name] = f ? t.to(at::kDouble) : t;
-    }
-    if (anyFloat)
-      ref64 = plan.reference->run(clones64, sc.dims, /*checkDtypes=*/false);
-
-    nlohmann::json outputs = nlohmann::json::object();
-    std::string gate;
-    for (const TensorSpec &o : task.outputs) {
-      if (!ref64.count(o.name) || !isFloat(o.dtype))
-        continue;
-      Tolerance tol = task.toleranceFor(o);
-      ErrorStats g = compareTensors(ref.at(o.name), ref64.at(o.name), tol, false);
-      outputs[o.name]["ref_vs_fp64"] = {{"max_abs_err", g.maxAbs},
-                                        {"max_rel_err", g.maxRel},
-                                        {"bad", g.bad},
-                                        {"pass", g.pass()}};
-      if (!g.pass() && gate.empty())
-        gate = "output '" + o.name + "': the fp32 reference is outside the tolerance of the "
-               "fp64 reference (" + std::to_string(g.bad) + " elements, max abs err " +
-               number(g.maxAbs) + ")";
-    }
-    if (isFp64Gated(dist) && !gate.empty()) {
+    reference(*prepared, sc);
+    cache.offer(caseKey(sc, seedIndex, dist), prepared); // counted with its references
+    const TensorMap &ref = prepared->ref;
+    const TensorMap &ref64 = prepared->ref64;
+    nlohmann::json outputs = prepared->outputs;
+    if (isFp64Gated(dist) && !prepared->gate.empty()) {
       msg["verdict"] = verdictName(Verdict::Skipped);
-      msg["detail"] = gate + ": this input is past the task's validity ceiling";
+      msg["detail"] = prepared->gate + ": this input is past the task's validity ceiling";
       msg["outputs"] = outputs;
       msg["seconds"] = secondsSince(t0);
       ch.send(msg);
@@ -291,7 +357,7 @@ public:
 
     bool inputsUnchanged = true;
     for (const TensorSpec &in : task.inputs) {
-      auto diff = bitwiseDifference(inputs.at(in.name), clones.at(in.name));
+      auto diff = bitwiseDifference(inputs.at(in.name), prepared->inputs.at(in.name));
       if (!diff)
         continue;
       inputsUnchanged = false;
@@ -366,37 +432,29 @@ private:
   const Task &task;
   const Device &dev;
   const KernelModule &module;
+  Where &where;
   Channel &ch;
+  std::string lastBaseKey;
+  TensorMap lastBase;
 };
-
-TensorMap toDevice(const TensorMap &m, const at::Device &device) {
-  TensorMap out;
-  for (const auto &[name, t] : m)
-    out[name] = t.to(device).contiguous();
-  return out;
-}
 
 void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                 const std::set<std::string> &failedShapes, Channel &ch) {
-  const Task &task = *plan.task;
   int64_t flushWords = (2 * dev.cu->l2Bytes(dev.device.index()) + 3) / 4;
   at::Tensor flush = at::zeros({flushWords}, at::TensorOptions().dtype(at::kFloat).device(dev.device));
-  TimingProtocol protocol;
+  TimingProtocol protocol = plan.timingProtocol;
   protocol.flush = plan.l2Flush;
-  for (const ShapeCase &sc : plan.shapes) {
-    if (std::find(plan.timedSets.begin(), plan.timedSets.end(), sc.set) == plan.timedSets.end())
-      continue;
+  for (const ShapeCase &sc : plan.timedShapes) {
     nlohmann::json id = {{"set", sc.set}, {"index", sc.index}, {"dims", sc.dims},
                          {"shape", sc.label()}};
     if (failedShapes.count(sc.label())) {
       ch.send({{"type", "timing"}, {"shape_id", id}, {"skipped", "a check failed at this shape"}});
       continue;
     }
+    // Prepared first: a draw announces its own step.
+    TensorMap inputs = cloneAll(runner.prepare(sc, 0, Distribution::Randn)->inputs);
     runner.progress(id, "timing");
     std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
-    TensorMap inputs = toDevice(
-        applyDistribution(task, drawInputs(task, sc.dims, plan.seeds[0]), Distribution::Randn),
-        dev.device);
     TensorMap buffers = runner.allocate(sc);
     LaunchSequence seq = runner.bind(launches, inputs, buffers);
     std::function<void()> eager = plan.reference->timedClosure(inputs, sc.dims);
@@ -411,11 +469,154 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                                setTf32(true);
                                eager();
                              }});
-    nlohmann::json t = timeInterleaved(*dev.cu, contestants, flush, protocol);
+    nlohmann::json t =
+        protocol.baselinesOnce
+            ? timeScreened(*dev.cu, contestants, flush, protocol,
+                           runner.cache.baselines(sc.label() + " " + l2FlushName(protocol.flush)))
+            : timeInterleaved(*dev.cu, contestants, flush, protocol);
     setTf32(false);
     t["type"] = "timing";
     t["shape_id"] = id;
     ch.send(t);
+  }
+}
+
+/// How one bundle ended, for the worker's exit status and for whether a
+/// batch worker may go on with the next bundle.
+enum class Outcome {
+  Done,
+  BadInput, ///< the bundle's own files or the task (InputError): the device is fine
+  Fault,    ///< a CUDA error: the context is gone
+  Failed,   ///< anything else (LibTorch, ...): not worth trusting the process
+};
+
+int exitStatus(Outcome o) {
+  switch (o) {
+  case Outcome::Done:
+    return 0;
+  case Outcome::Fault:
+    return 3;
+  default:
+    return 2;
+  }
+}
+
+/// Sends the "fatal" message of the exception being handled (call it from a
+/// catch block) and classifies it.
+Outcome reportFailure(Channel &ch, const Where &where) {
+  auto fatal = [&](Verdict v, const std::string &message) {
+    ch.send({{"type", "fatal"},
+             {"verdict", verdictName(v)},
+             {"message", message},
+             {"case", where.current},
+             {"step", where.step}});
+  };
+  try {
+    throw;
+  } catch (const CudaError &e) {
+    fatal(Verdict::Fault, e.what());
+    return Outcome::Fault;
+  } catch (const InputError &e) {
+    fatal(Verdict::Error, e.what());
+    return Outcome::BadInput;
+  } catch (const c10::Error &e) {
+    fatal(Verdict::Error, std::string("LibTorch: ") + e.what_without_backtrace());
+    return Outcome::Failed;
+  } catch (const std::exception &e) {
+    fatal(Verdict::Error, e.what());
+    return Outcome::Failed;
+  } catch (...) {
+    fatal(Verdict::Error, "an exception that is not a std::exception");
+    return Outcome::Failed;
+  }
+}
+
+Device openDeviceAndSay(const std::string &target, int device, Channel &ch) {
+  nlohmann::json env;
+  Device dev = openDevice(target, device, env);
+  env["type"] = "env";
+  ch.send(env);
+  return dev;
+}
+
+/// The timed region of one bundle, under the GPU's timing lock (GpuLock.h)
+/// so that evaluators sharing the GPU never time at the same moment. The
+/// host target has nothing to time; KBENCH_GPU_LOCK_ON_HOST makes it take
+/// the lock anyway, to test the lock with concurrent host runs.
+void timeUnderLock(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
+                   const std::set<std::string> &failedShapes, Channel &ch) {
+  double hostHold = GpuLock::hostHoldSeconds();
+  if (!dev.gpu() && hostHold <= 0)
+    return;
+  // A batch times the tune shape without checking it; that is worth GPU
+  // time only for a candidate whose checks all passed.
+  EvalPlan timed = plan;
+  timed.timedShapes.clear();
+  for (const ShapeCase &sc : plan.timedShapes) {
+    bool checked = std::any_of(plan.shapes.begin(), plan.shapes.end(),
+                               [&](const ShapeCase &c) { return c.label() == sc.label(); });
+    if (checked || failedShapes.empty()) {
+      timed.timedShapes.push_back(sc);
+      continue;
+    }
+    ch.send({{"type", "timing"},
+             {"shape_id", {{"set", sc.set}, {"index", sc.index}, {"dims", sc.dims},
+                           {"shape", sc.label()}}},
+             {"skipped", "not checked, and a check failed at another shape"}});
+  }
+  if (dev.gpu() && timed.timedShapes.empty())
+    return;
+  auto t0 = std::chrono::steady_clock::now();
+  GpuLock lock(plan.device, [&] {
+    runner.progress({{"lock", GpuLock::path(plan.device)}}, "waiting for the GPU timing lock");
+  });
+  if (dev.gpu())
+    timeShapes(timed, dev, runner, failedShapes, ch);
+  else
+    std::this_thread::sleep_for(std::chrono::duration<double>(hostHold));
+  nlohmann::json record = lock.release();
+  record["type"] = "lock";
+  ch.send(record);
+  ch.send({{"type", "phase"}, {"name", "timing"}, {"seconds", secondsSince(t0)}});
+}
+
+/// One bundle on an open device: load, checks, timing. A failure is sent as
+/// a "fatal" message; what was sent before it stays valid.
+Outcome evaluateBundle(const EvalPlan &plan, const Device &dev, CaseCache &cache,
+                       std::chrono::steady_clock::time_point t0, Channel &ch) {
+  Where where;
+  try {
+    std::unique_ptr<KernelModule> module = KernelModule::load(*plan.manifest);
+    ch.send({{"type", "module"},
+             {"loaded_from", module->loadedFrom()},
+             {"attributes", module->attributes()}});
+    ch.send({{"type", "phase"}, {"name", "setup"}, {"seconds", secondsSince(t0)}});
+
+    size_t hits0 = cache.hits, misses0 = cache.misses;
+    CaseRunner runner(plan, dev, *module, cache, where, ch);
+    std::set<std::string> failedShapes;
+    auto t1 = std::chrono::steady_clock::now();
+    for (const ShapeCase &sc : plan.shapes) {
+      std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
+      for (size_t s = 0; s < plan.seeds.size(); ++s)
+        for (Distribution d : plan.distributions)
+          if (!runner.run(sc, launches, static_cast<int>(s), d))
+            failedShapes.insert(sc.label());
+    }
+    ch.send({{"type", "phase"}, {"name", "correctness"}, {"seconds", secondsSince(t1)}});
+
+    if (plan.timing)
+      timeUnderLock(plan, dev, runner, failedShapes, ch);
+    if (cache.retains())
+      ch.send({{"type", "cache"},
+               {"case_hits", cache.hits - hits0},
+               {"case_misses", cache.misses - misses0},
+               {"retained_cases", cache.retainedCases()},
+               {"retained_bytes", cache.retainedBytes()}});
+    ch.send({{"type", "done"}, {"seconds", secondsSince(t0)}});
+    return Outcome::Done;
+  } catch (...) {
+    return reportFailure(ch, where);
   }
 }
 
@@ -424,71 +625,37 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
 int runWorker(const EvalPlan &plan, int fd) {
   Channel ch(fd);
   auto t0 = std::chrono::steady_clock::now();
-  const Task &task = *plan.task;
-  CaseRunner *active = nullptr;
+  Device dev;
   try {
-    nlohmann::json env;
-    Device dev = openDevice(plan.target, plan.device, env);
-    env["type"] = "env";
-    ch.send(env);
-    std::unique_ptr<KernelModule> module = KernelModule::load(*plan.manifest);
-    ch.send({{"type", "module"},
-             {"loaded_from", module->loadedFrom()},
-             {"attributes", module->attributes()}});
-    ch.send({{"type", "phase"}, {"name", "setup"}, {"seconds", secondsSince(t0)}});
-
-    CaseRunner runner(plan, dev, *module, ch);
-    active = &runner;
-    std::set<std::string> failedShapes;
-    auto t1 = std::chrono::steady_clock::now();
-    for (const ShapeCase &sc : plan.shapes) {
-      std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
-      for (size_t s = 0; s < plan.seeds.size(); ++s) {
-        runner.progress({{"shape", sc.label()}, {"seed_index", s}}, "drawing inputs");
-        TensorMap base = toDevice(drawInputs(task, sc.dims, plan.seeds[s]), dev.device);
-        for (Distribution d : plan.distributions)
-          if (!runner.run(sc, launches, base, static_cast<int>(s), d))
-            failedShapes.insert(sc.label());
-      }
-    }
-    ch.send({{"type", "phase"}, {"name", "correctness"}, {"seconds", secondsSince(t1)}});
-
-    if (plan.timing && dev.gpu()) {
-      auto t2 = std::chrono::steady_clock::now();
-      timeShapes(plan, dev, runner, failedShapes, ch);
-      ch.send({{"type", "phase"}, {"name", "timing"}, {"seconds", secondsSince(t2)}});
-    }
-    ch.send({{"type", "done"}, {"seconds", secondsSince(t0)}});
-    return 0;
-  } catch (const CudaError &e) {
-    ch.send({{"type", "fatal"},
-             {"verdict", verdictName(Verdict::Fault)},
-             {"message", e.what()},
-             {"case", active ? active->current : nlohmann::json()},
-             {"step", active ? active->step : ""}});
-    return 3;
-  } catch (const InputError &e) {
-    ch.send({{"type", "fatal"},
-             {"verdict", verdictName(Verdict::Error)},
-             {"message", e.what()},
-             {"case", active ? active->current : nlohmann::json()},
-             {"step", active ? active->step : ""}});
-    return 2;
-  } catch (const c10::Error &e) {
-    ch.send({{"type", "fatal"},
-             {"verdict", verdictName(Verdict::Error)},
-             {"message", std::string("LibTorch: ") + e.what_without_backtrace()},
-             {"case", active ? active->current : nlohmann::json()},
-             {"step", active ? active->step : ""}});
-    return 2;
-  } catch (const std::exception &e) {
-    ch.send({{"type", "fatal"},
-             {"verdict", verdictName(Verdict::Error)},
-             {"message", e.what()},
-             {"case", active ? active->current : nlohmann::json()},
-             {"step", active ? active->step : ""}});
-    return 2;
+    dev = openDeviceAndSay(plan.target, plan.device, ch);
+  } catch (...) {
+    return exitStatus(reportFailure(ch, Where()));
   }
+  CaseCache cache(0); // one bundle: nothing to share
+  return exitStatus(evaluateBundle(plan, dev, cache, t0, ch));
+}
+
+int runBatchWorker(const std::vector<EvalPlan> &plans, size_t first, int fd) {
+  Channel ch(fd);
+  if (first >= plans.size())
+    return 0;
+  Device dev;
+  try {
+    dev = openDeviceAndSay(plans[first].target, plans[first].device, ch);
+  } catch (...) {
+    return exitStatus(reportFailure(ch, Where()));
+  }
+  CaseCache cache(CaseCache::defaultBudget());
+  for (size_t i = first; i < plans.size(); ++i) {
+    ch.send({{"type", "bundle"}, {"index", i}});
+    Outcome o = evaluateBundle(plans[i], dev, cache, std::chrono::steady_clock::now(), ch);
+    ch.send({{"type", "bundle_end"}, {"index", i}});
+    // A bundle's own bad files leave the device as it was; anything else
+    // may not, and the supervisor starts a fresh worker for the rest.
+    if (o != Outcome::Done && o != Outcome::BadInput)
+      return exitStatus(o);
+  }
+  return 0;
 }
 
 int runCalibration(int device, int fd) {

@@ -23,6 +23,19 @@ TEST(Timing, L2FlushModes) {
   EXPECT_EQ(TimingProtocol().flush, L2Flush::Read);
 }
 
+// The screening protocol is shorter than the full one and says so.
+TEST(Timing, ScreenProtocol) {
+  TimingProtocol full = TimingProtocol::full(), screen = TimingProtocol::screen();
+  EXPECT_EQ(full.name, "full");
+  EXPECT_EQ(screen.name, "screen");
+  EXPECT_FALSE(full.baselinesOnce);
+  EXPECT_TRUE(screen.baselinesOnce);
+  EXPECT_LT(screen.warmup, full.warmup);
+  EXPECT_LT(screen.minReps, full.minReps);
+  EXPECT_LT(screen.minSeconds, full.minSeconds);
+  EXPECT_EQ(screen.flush, full.flush); // the same L2 flush
+}
+
 TEST(Timing, OrderStatistics) {
   TimingStats s = summarize({4, 1, 3, 2, 100});
   EXPECT_DOUBLE_EQ(s.median, 3);

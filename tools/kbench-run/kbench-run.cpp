@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kbench/Runner/Batch.h"
 #include "kbench/Runner/Evaluate.h"
 
 #include <cstdlib>
@@ -16,6 +17,7 @@ using namespace kbench::runner;
 namespace {
 
 const char *kUsage = R"(usage: kbench-run [options] TASK_DIR BUNDLE_DIR
+       kbench-run --batch LIST.json -o OUTDIR [--target T] [--timeout S] [--json] ...
        kbench-run --calibrate [-o DIR] [--device N] [--json]
 
 Checks a compiled bundle (manifest.json + kernel.cubin/kernel.ptx or kernel.so)
@@ -42,6 +44,11 @@ options:
   --calibration FILE      ceilings from --calibrate, for % of floor
   --device N              CUDA device ordinal (default 0)
   --calibrate             measure copy bandwidth and GEMM rates, then exit
+  --batch LIST.json       evaluate many bundles of one task in one process:
+                          LIST.json = {"task_dir", "bundles": [{"id", "dir"}, ...],
+                          "timing": "none"|"screen"|"full", optional "shapes", "seeds",
+                          "distributions"}; writes OUTDIR/<id>/report.json and
+                          OUTDIR/batch.jsonl (one line per bundle as it finishes)
   -h, --help              this text
   --version               the runner's version
 
@@ -86,6 +93,8 @@ double toSeconds(const std::string &flag, const std::string &value) {
 int main(int argc, char **argv) {
   RunOptions o;
   bool calibrate = false;
+  std::string batchList;
+  std::vector<std::string> listFlags; // given in LIST.json in --batch mode
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -119,16 +128,21 @@ int main(int argc, char **argv) {
         usageError("--target takes host or sm_90a, got '" + o.target + "'");
     } else if (arg == "--shapes") {
       o.shapeSets = splitList(next());
+      listFlags.push_back(arg);
     } else if (arg == "--seeds") {
       o.seeds = toInt(arg, next());
+      listFlags.push_back(arg);
     } else if (arg == "--distributions") {
       o.distributions = splitList(next());
+      listFlags.push_back(arg);
     } else if (arg == "--timeout") {
       o.timeoutSeconds = toSeconds(arg, next());
     } else if (arg == "--timing") {
       o.timing = 1;
+      listFlags.push_back(arg);
     } else if (arg == "--no-timing") {
       o.timing = 0;
+      listFlags.push_back(arg);
     } else if (arg == "--l2-flush") {
       o.l2Flush = next();
       if (o.l2Flush != "read" && o.l2Flush != "write")
@@ -139,6 +153,8 @@ int main(int argc, char **argv) {
       o.device = toInt(arg, next());
     } else if (arg == "--calibrate") {
       calibrate = true;
+    } else if (arg == "--batch") {
+      batchList = next();
     } else if (arg.size() > 1 && arg[0] == '-') {
       usageError("unknown flag '" + arg + "'");
     } else {
@@ -147,6 +163,25 @@ int main(int argc, char **argv) {
   }
 
   try {
+    if (!batchList.empty()) {
+      if (calibrate)
+        usageError("--batch and --calibrate do not go together");
+      if (!positional.empty())
+        usageError("--batch takes no TASK_DIR or BUNDLE_DIR (LIST.json names them)");
+      if (!listFlags.empty())
+        usageError(listFlags.front() + ": in --batch mode, LIST.json says this (\"shapes\", "
+                   "\"seeds\", \"distributions\", \"timing\")");
+      BatchOptions b;
+      b.listFile = batchList;
+      b.outputDir = o.outputDir;
+      b.json = o.json;
+      b.target = o.target;
+      b.timeoutSeconds = o.timeoutSeconds;
+      b.l2Flush = o.l2Flush;
+      b.calibrationFile = o.calibrationFile;
+      b.device = o.device;
+      return evaluateBatch(b, std::cout);
+    }
     if (calibrate) {
       if (!positional.empty())
         usageError("--calibrate takes no TASK_DIR or BUNDLE_DIR");

@@ -36,6 +36,11 @@ public:
   void addCase(nlohmann::json entry);
   /// Everything the worker sent, and how it ended.
   void absorbWorker(const WorkerResult &worker);
+  /// The same in two steps, for a batch, whose messages arrive one by one:
+  /// each message of this bundle, then how the worker's run of it ended
+  /// (`worker.messages` is not read).
+  void absorbMessage(const nlohmann::json &message);
+  void absorbEnd(const WorkerResult &worker);
 
   /// Summary, speedups, floors, verdict and exit code. Call once, last.
   const nlohmann::json &finish();
@@ -50,6 +55,8 @@ private:
   nlohmann::json report;
   const Task *task = nullptr;
   nlohmann::json calibration;
+  bool done = false;    ///< the worker sent "done"
+  nlohmann::json fatal; ///< its "fatal" message, if any
 };
 
 /// Writes `report` to `dir/report.json` (creating `dir`). Throws InputError.

@@ -44,8 +44,11 @@ struct WorkerResult {
 
 /// Forks; the child runs `body(fd)` with its stdout redirected to stderr and
 /// exits with its return value. The parent collects messages until the child
-/// ends or stays silent for `timeoutSeconds`.
-WorkerResult superviseWorker(const std::function<int(int fd)> &body, double timeoutSeconds);
+/// ends or stays silent for `timeoutSeconds`. With `onMessage`, each message
+/// goes to it as it arrives (a batch writes each bundle's report as soon as
+/// it is done) instead of into `messages`.
+WorkerResult superviseWorker(const std::function<int(int fd)> &body, double timeoutSeconds,
+                             const std::function<void(const nlohmann::json &)> &onMessage = {});
 
 } // namespace kbench::runner
 

@@ -39,7 +39,10 @@ const char *l2FlushName(L2Flush flush);
 std::optional<L2Flush> parseL2Flush(const std::string &name);
 
 /// The protocol's numbers, in one place (docs/runner.md quotes them).
+/// Default-constructed, it is the full protocol; `screen()` is the short one
+/// a search ranks candidates with (kbench-run --batch, "timing": "screen").
 struct TimingProtocol {
+  std::string name = "full"; ///< recorded in every timing entry ("protocol")
   L2Flush flush = L2Flush::Read;
   int warmup = 25;
   int probe = 5;
@@ -47,6 +50,22 @@ struct TimingProtocol {
   int maxReps = 2000;
   double minSeconds = 0.5;
   int batch = 100; ///< rounds between host syncs (bounds the event count)
+  /// Screening: the candidate is timed alone and the baselines (eager, ...)
+  /// are timed once per shape, alone, under the full protocol, then reused
+  /// for every candidate of the batch (timeScreened).
+  bool baselinesOnce = false;
+
+  static TimingProtocol full() { return {}; }
+  static TimingProtocol screen() {
+    TimingProtocol p;
+    p.name = "screen";
+    p.warmup = 10;
+    p.minReps = 20;
+    p.maxReps = 500;
+    p.minSeconds = 0.05;
+    p.baselinesOnce = true;
+    return p;
+  }
 };
 
 /// Order statistics of one contestant, microseconds.
@@ -69,6 +88,15 @@ struct Contestant {
 /// {name: stats}}.
 nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &contestants,
                                const at::Tensor &flush, const TimingProtocol &protocol = {});
+
+/// The screening protocol (`protocol.baselinesOnce`): the candidate
+/// (contestants[0]) alone under `protocol`; the baselines (the others) from
+/// `baselines` when it holds them, else timed once, alone, under the full
+/// protocol and stored there. The result has timeInterleaved's form plus
+/// "protocol" and "baselines": "measured once per shape" with their reps.
+nlohmann::json timeScreened(CudaDriver &cu, const std::vector<Contestant> &contestants,
+                            const at::Tensor &flush, const TimingProtocol &protocol,
+                            nlohmann::json &baselines);
 
 /// Device-to-device copy bandwidth (1 GiB, read + write bytes counted) and
 /// GEMM rates (8192^3 at::mm in bf16, f16, f32 with TF32 off, f32 with TF32

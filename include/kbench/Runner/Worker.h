@@ -35,13 +35,15 @@ struct EvalPlan {
   std::string target;
   /// Shapes to check (those whose requires facts hold), in order.
   std::vector<ShapeCase> shapes;
-  /// Shape sets that are timed after the checks (GPU only).
-  std::vector<std::string> timedSets;
+  /// Shapes timed after the checks (GPU only), unless a check failed there.
+  std::vector<ShapeCase> timedShapes;
   std::vector<uint64_t> seeds;
   std::vector<Distribution> distributions;
   bool timing = true;
   /// How the L2 is emptied before each timed run.
   L2Flush l2Flush = L2Flush::Read;
+  /// The timing protocol's numbers (full, or screen for a search's batch).
+  TimingProtocol timingProtocol;
   int device = 0;
 };
 
@@ -53,6 +55,16 @@ std::shared_ptr<const Reference> bindReference(const Task &task);
 /// 0 when it ran to the end (verdicts are in the messages), 2 on a bad input
 /// or environment, 3 after a CUDA fault.
 int runWorker(const EvalPlan &plan, int fd);
+
+/// A batch (kbench-run --batch): opens the device once, then runs
+/// plans[first], plans[first + 1], ... (one task, one target and device),
+/// sharing the inputs and references of every case (CaseCache.h). Each
+/// bundle's messages are bracketed by {"type": "bundle", "index": i} and
+/// {"type": "bundle_end", "index": i}. A bundle whose own files are bad
+/// ends with its "fatal" message and the next one runs; after a CUDA fault
+/// or another failure the worker exits (3 or 2) and the supervisor starts a
+/// fresh one for the rest. Returns 0 after the last bundle.
+int runBatchWorker(const std::vector<EvalPlan> &plans, size_t first, int fd);
 
 /// --calibrate: measures the ceilings on `device` and writes one
 /// {"type": "calibration", ...} message. Same exit statuses.
