@@ -34,3 +34,15 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A kbench-run built against a LibTorch with the AOTInductor package loader
+# (torch >= 2.6) measures the torch.compile baseline instead of reporting it
+# unavailable (docs/runner.md, "Baselines"): `aoti-loader`.
+import subprocess
+try:
+    version = subprocess.run([os.path.join(config.kbench_tools_dir, "kbench-run"), "--version"],
+                             capture_output=True, text=True, timeout=60).stdout
+    if ", with the AOTInductor package loader" in version:
+        config.available_features.add("aoti-loader")
+except OSError:
+    pass

@@ -9,6 +9,7 @@
 
 #include "kbench/Runner/Evaluate.h"
 
+#include "kbench/Runner/BaselinePlan.h"
 #include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Report.h"
@@ -78,7 +79,8 @@ int evaluate(const RunOptions &o, std::ostream &out) {
                                {"seeds", o.seeds},        {"distributions", dists},
                                {"timeout_s", o.timeoutSeconds}, {"timing", timing},
                                {"l2_flush", o.l2Flush},
-                               {"device", o.device}};
+                               {"device", o.device},
+                               {"compiled_baselines", o.compiledBaselinesDir}};
   if (!targetNote.empty())
     invocation["target_chosen_because"] = targetNote;
   ReportBuilder rb(invocation);
@@ -124,6 +126,16 @@ int evaluate(const RunOptions &o, std::ostream &out) {
   plan.timing = timing;
   plan.timedSets = {"tune", "heldout"};
   plan.device = o.device;
+  try {
+    nlohmann::json compiled = compiledBaselinePlan(task, plan.timedSets, o.compiledBaselinesDir);
+    for (const nlohmann::json &entry : compiled["shapes"])
+      if (entry["status"] == "found")
+        plan.compiledPackages[entry["shape"].get<std::string>()] = entry["package"];
+    rb.setCompiledBaselines(compiled);
+  } catch (const InputError &e) {
+    rb.addError(e.what());
+    return emit(rb, o, out);
+  }
   for (int i = 0; i < o.seeds; ++i)
     plan.seeds.push_back(protocolSeed(i));
   for (const std::string &set : sets) {

@@ -18,6 +18,7 @@
 
 #include "kbench/Runner/Worker.h"
 
+#include "kbench/Runner/Baselines.h"
 #include "kbench/Runner/Compare.h"
 #include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/Launcher.h"
@@ -64,11 +65,6 @@ public:
 private:
   int fd;
 };
-
-void setTf32(bool on) {
-  at::globalContext().setAllowTF32CuBLAS(on);
-  at::globalContext().setAllowTF32CuDNN(on);
-}
 
 /// Where tensors live and how to wait for the candidate.
 struct Device {
@@ -399,20 +395,17 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
         dev.device);
     TensorMap buffers = runner.allocate(sc);
     LaunchSequence seq = runner.bind(launches, inputs, buffers);
-    std::function<void()> eager = plan.reference->timedClosure(inputs, sc.dims);
-    std::vector<Contestant> contestants = {
-        {"candidate", [&seq] { seq.run(); }},
-        {"eager_tf32_off", [&eager] {
-           setTf32(false);
-           eager();
-         }}};
-    if (plan.reference->hasFp32Matmul())
-      contestants.push_back({"eager_tf32_on", [&eager] {
-                               setTf32(true);
-                               eager();
-                             }});
+    auto package = plan.compiledPackages.find(sc.label());
+    nlohmann::json compiled;
+    std::vector<Contestant> contestants = {{"candidate", [&seq] { seq.run(); }}};
+    for (Contestant &c : baselineContestants(
+             *plan.reference, task, inputs, sc.dims,
+             package == plan.compiledPackages.end() ? "" : package->second, compiled))
+      contestants.push_back(std::move(c));
     nlohmann::json t = timeInterleaved(*dev.cu, contestants, flush, protocol);
     setTf32(false);
+    if (!compiled.is_null())
+      t["baselines"]["torch_compile"] = compiled;
     t["type"] = "timing";
     t["shape_id"] = id;
     ch.send(t);
