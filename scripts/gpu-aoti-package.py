@@ -37,88 +37,10 @@ import re
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kbench_tasks import ROOT, TaskError, eval_shape_expr, shape_label, timed_shapes  # noqa: E402
 INDUCTOR_MODE = "default"
 INDUCTOR_CONFIGS = {"max_autotune": False}
-
-
-class TaskError(Exception):
-    """A task.json this script cannot turn into a module; names file and field."""
-
-
-# --- shape expressions (the grammar of include/kbench/Support/ShapeExpr.h) ---
-
-def eval_shape_expr(text, dims):
-    """Evaluates a ShapeExpr string: + - * / % (floor), unary -, ceildiv,
-    floordiv, min, max, integers and dim names."""
-    if isinstance(text, int):
-        return text
-    tokens = re.findall(r"\s*(\d+|[A-Za-z_][A-Za-z0-9_]*|[-+*/%(),])", text)
-    if "".join(tokens).replace(" ", "") != text.replace(" ", ""):
-        raise TaskError("'%s' is not a shape expression" % text)
-    pos = [0]
-
-    def peek():
-        return tokens[pos[0]] if pos[0] < len(tokens) else None
-
-    def take(expected=None):
-        tok = peek()
-        if tok is None or (expected and tok != expected):
-            raise TaskError("'%s': expected %s" % (text, expected or "more"))
-        pos[0] += 1
-        return tok
-
-    def floordiv(a, b):
-        if b <= 0:
-            raise TaskError("'%s': divisor %d is not positive" % (text, b))
-        return a // b
-
-    def expr():
-        v = term()
-        while peek() in ("+", "-"):
-            v = v + term() if take() == "+" else v - term()
-        return v
-
-    def term():
-        v = unary()
-        while peek() in ("*", "/", "%"):
-            op, rhs = take(), unary()
-            v = v * rhs if op == "*" else floordiv(v, rhs) if op == "/" else v - floordiv(v, rhs) * rhs
-        return v
-
-    def unary():
-        if peek() == "-":
-            take()
-            return -unary()
-        return primary()
-
-    def primary():
-        tok = take()
-        if tok == "(":
-            v = expr()
-            take(")")
-            return v
-        if tok.isdigit():
-            return int(tok)
-        if peek() == "(":
-            take("(")
-            a = expr()
-            take(",")
-            b = expr()
-            take(")")
-            funcs = {"ceildiv": lambda: -floordiv(-a, b), "floordiv": lambda: floordiv(a, b),
-                     "min": lambda: min(a, b), "max": lambda: max(a, b)}
-            if tok not in funcs:
-                raise TaskError("'%s': unknown function '%s'" % (text, tok))
-            return funcs[tok]()
-        if tok not in dims:
-            raise TaskError("'%s': unknown dim '%s'" % (text, tok))
-        return dims[tok]
-
-    value = expr()
-    if peek() is not None:
-        raise TaskError("'%s': unexpected '%s'" % (text, peek()))
-    return value
 
 
 # --- keys (lib/Runner/BaselinePlan.cpp computes the same) --------------------
@@ -152,16 +74,6 @@ def package_name(task, dims, torch_version):
     dtypes = ".".join(i["dtype"] for i in task["inputs"])
     return "%s-%016x-%s-%s-torch%s.pt2" % (task["name"], fnv1a64(key_text(task, dims)), shape,
                                            dtypes, torch_version)
-
-
-def shape_label(set_name, index, dims):
-    return "%s[%d] {%s}" % (set_name, index, ", ".join("%s=%d" % (k, dims[k]) for k in sorted(dims)))
-
-
-def timed_shapes(task, sets):
-    for set_name in sets:
-        for index, dims in enumerate(task.get("shapes", {}).get(set_name, [])):
-            yield set_name, index, dims
 
 
 def torch_version_of(version):
@@ -238,8 +150,13 @@ def build_module(torch, task):
                 for name, value in op.get("kwargs", {}).items():
                     kwargs[name] = bind(by_name[name], value, env, self.dims,
                                         "reference[%d].kwargs.%s" % (i, name))
-                positional = [kwargs.pop(a.name) for a in schema
-                              if not a.kwarg_only and a.name in kwargs]
+                # Leading arguments go by position (their schema names, such
+                # as "self", are awkward keywords); the rest by name.
+                positional = []
+                for a in schema:
+                    if a.kwarg_only or a.name not in kwargs:
+                        break
+                    positional.append(kwargs.pop(a.name))
                 result = overload(*positional, **kwargs)
                 results = result if isinstance(result, (tuple, list)) else [result]
                 for name, value in zip(outs_of(op), results):

@@ -46,3 +46,8 @@ try:
         config.available_features.add("aoti-loader")
 except OSError:
     pass
+
+# vega-lite's vl2svg from npm (package.json; scripts/setup.sh runs npm ci):
+# the results charts are rendered in the tests: `vega`.
+if os.access(os.path.join(config.kbench_src_root, "node_modules", ".bin", "vl2svg"), os.X_OK):
+    config.available_features.add("vega")
