@@ -180,7 +180,6 @@ def build_module(torch, task):
 def build_packages(args, tasks, torch_version):
     try:
         import torch
-        import torch._inductor
     except ImportError as e:
         print("gpu-aoti-package: cannot import torch (%s); run this on the GPU machine" % e,
               file=sys.stderr)
@@ -188,7 +187,11 @@ def build_packages(args, tasks, torch_version):
     if not torch.cuda.is_available():
         print("gpu-aoti-package: torch %s sees no CUDA device" % torch.__version__, file=sys.stderr)
         return 2
-    if not hasattr(torch._inductor, "aoti_compile_and_package"):
+    try:
+        import torch._inductor
+    except ImportError:
+        pass
+    if not hasattr(getattr(torch, "_inductor", None), "aoti_compile_and_package"):
         print("gpu-aoti-package: torch %s has no torch._inductor.aoti_compile_and_package "
               "(torch >= 2.6 needed)" % torch.__version__, file=sys.stderr)
         return 2

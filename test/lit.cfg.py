@@ -51,3 +51,13 @@ except OSError:
 # the results charts are rendered in the tests: `vega`.
 if os.access(os.path.join(config.kbench_src_root, "node_modules", ".bin", "vl2svg"), os.X_OK):
     config.available_features.add("vega")
+
+# A python3 that imports torch (Debian's python3-torch is enough) runs the
+# CPU half of scripts/gpu-aoti-package.py's tests: `python-torch`,
+# %torch_python.
+for python in [shutil.which("python3"), "/usr/bin/python3"]:
+    if python and subprocess.run([python, "-c", "import torch"], capture_output=True,
+                                 timeout=120).returncode == 0:
+        config.available_features.add("python-torch")
+        config.substitutions.append(("%torch_python", python))
+        break
