@@ -60,6 +60,11 @@ log="$out/gpu-eval.log"
 : >"$log"
 say() { echo "gpu-eval: $*" | tee -a "$log"; }
 
+# --- build ------------------------------------------------------------------
+torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>>"$log") \
+  || { say "python3 cannot import torch; this script needs torch installed"; exit 2; }
+torch_version=$(python3 -c 'import torch; print(torch.__version__)')
+
 # --- torch.compile packages (in the background, during the build) ----------
 tasks=$(python3 - "$bundles" "$root/tasks" <<'EOF'
 import glob, json, os, sys
@@ -75,16 +80,14 @@ EOF
 aoti_pid=""
 if [ "${KBENCH_COMPILED_BASELINES:-1}" != 0 ] && [ -n "$tasks" ]; then
   say "building torch.compile packages of $tasks into $aoti_cache (log: $out/aoti-package.log)"
-  ( timeout "${KBENCH_AOTI_TIMEOUT:-300}" python3 "$root/scripts/gpu-aoti-package.py" \
-      -o "$aoti_cache" --tasks "$tasks" >"$out/aoti-package.log" 2>&1
-    echo $? >"$out/aoti-package.rc" ) &
+  timeout "${KBENCH_AOTI_TIMEOUT:-300}" python3 "$root/scripts/gpu-aoti-package.py" \
+    -o "$aoti_cache" --tasks "$tasks" >"$out/aoti-package.log" 2>&1 &
   aoti_pid=$!
+  # An early exit (a failed build) must not leave it running; timeout passes
+  # the signal on to the packaging process.
+  trap '[ -n "$aoti_pid" ] && kill "$aoti_pid" 2>/dev/null' EXIT
 fi
 
-# --- build ------------------------------------------------------------------
-torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>>"$log") \
-  || { say "python3 cannot import torch; this script needs torch installed"; exit 2; }
-torch_version=$(python3 -c 'import torch; print(torch.__version__)')
 json_include=""
 [ -f /usr/include/nlohmann/json.hpp ] || json_include="$deps/include"
 cuda_include=/usr/local/cuda/include
@@ -113,7 +116,8 @@ say "built in $((built - start)) s: $("$run" --version)"
 compiled=()
 if [ -n "$aoti_pid" ]; then
   wait "$aoti_pid"
-  aoti_rc=$(cat "$out/aoti-package.rc" 2>/dev/null || echo "?")
+  aoti_rc=$?
+  aoti_pid=""
   tail -1 "$out/aoti-package.log" | tee -a "$log"
   case "$aoti_rc" in
     0) say "torch.compile packages ready after $(( $(date +%s) - start )) s" ;;

@@ -232,11 +232,12 @@ def run_header(run):
             ", ".join("%s %.0f" % (k, v / 1e12) for k, v in sorted(gemm.items())))
     if run.get("aoti_packages"):
         a = run["aoti_packages"]
-        lines[-1] += " %d packages, built in %s s (first) and %s s (median of the rest), %s MB each." % (
-            a["count"], fmt(a["build_s"][0] if a["build_s"] else None, "{:.0f}"),
-            fmt(sorted(a["build_s"][1:])[len(a["build_s"][1:]) // 2] if len(a["build_s"]) > 1
-                else None, "{:.1f}"),
-            fmt(sum(a["bytes"]) / len(a["bytes"]) / 1e6 if a["bytes"] else None, "{:.1f}"))
+        times = sorted(a["build_s"])
+        lines[-1] += (" %d torch.compile packages, built in %s to %s s (median %s s; the longest "
+                      "is a process's first, inductor's cold start), %s MB on average." % (
+                          a["count"], fmt(times[0], "{:.1f}"), fmt(times[-1], "{:.1f}"),
+                          fmt(times[len(times) // 2], "{:.1f}"),
+                          fmt(sum(a["bytes"]) / len(a["bytes"]) / 1e6, "{:.1f}")))
     if run.get("command"):
         lines += ["", "`%s`" % run["command"]]
     if run.get("notes"):
