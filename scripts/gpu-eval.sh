@@ -7,20 +7,31 @@
 #   scripts/gpu-eval.sh BUNDLES_DIR OUT_DIR  on the GPU machine
 #
 # On the GPU machine it builds kbench-run alone (KBENCH_RUNNER_ONLY, no MLIR)
-# against the torch found there, measures the ceilings (--calibrate), then
+# against the torch found there while scripts/gpu-aoti-package.py builds the
+# torch.compile baselines of the bundles' tasks (AOTInductor packages, reused
+# from the cache folder when present; all in one process, so only the first
+# pays inductor's cold start), measures the ceilings (--calibrate), then
 # evaluates every bundle folder under BUNDLES_DIR (each one's manifest.json names
 # its task; tasks come from tasks/) twice:
 #   1. the full protocol: check, tune and heldout shapes, 3 seeds, 5
-#      distributions, then timing against torch eager -> OUT_DIR/<bundle>/;
+#      distributions, then timing against torch eager and torch.compile
+#      -> OUT_DIR/<bundle>/;
 #   2. the check shapes alone without timing, the "device time to evaluate one
 #      candidate" figure -> OUT_DIR/<bundle>/checks-only/.
-# and writes OUT_DIR/summary.json and OUT_DIR/summary.md. Exit status: 0 when
-# every bundle passed, 1 when one failed, 2 when the build or a run could not
-# be judged. Everything runs in well under 10 minutes for the current tasks.
+# and writes OUT_DIR/summary.json, OUT_DIR/summary.md and
+# OUT_DIR/results-fragment.json (scripts/results.py merge adds it to
+# docs/results.json). Exit status: 0 when every bundle passed, 1 when one
+# failed, 2 when the build or a run could not be judged. A torch.compile
+# package that could not be built does not fail the run: the reports say
+# "missing" for its shapes. About 5 minutes for the current tasks with a cold
+# package cache (docs/runner.md, "Baselines").
 #
 # Environment: BUILD_DIR (default build-gpu), KBENCH_DEPS (default build-deps),
 # KBENCH_EVAL_SHAPES (shape sets of run 1, default all; "tune" for a schedule
-# sweep, which then skips run 2), KBENCH_L2_FLUSH (kbench-run --l2-flush).
+# sweep, which then skips run 2), KBENCH_L2_FLUSH (kbench-run --l2-flush),
+# KBENCH_AOTI_CACHE (package folder, default build-aoti), KBENCH_AOTI_TIMEOUT
+# (seconds for the packaging, default 300), KBENCH_COMPILED_BASELINES=0 (no
+# torch.compile), KBENCH_RESULTS_TITLE (the run's title in docs/results.json).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +54,7 @@ fi
 bundles=$(cd "$1" && pwd) || { echo "gpu-eval: no bundle folder $1" >&2; exit 2; }
 mkdir -p "$2" && out=$(cd "$2" && pwd)
 build=${BUILD_DIR:-$root/build-gpu}
+aoti_cache=${KBENCH_AOTI_CACHE:-$root/build-aoti}
 start=$(date +%s)
 log="$out/gpu-eval.log"
 : >"$log"
@@ -52,6 +64,30 @@ say() { echo "gpu-eval: $*" | tee -a "$log"; }
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>>"$log") \
   || { say "python3 cannot import torch; this script needs torch installed"; exit 2; }
 torch_version=$(python3 -c 'import torch; print(torch.__version__)')
+
+# --- torch.compile packages (in the background, during the build) ----------
+tasks=$(python3 - "$bundles" "$root/tasks" <<'EOF'
+import glob, json, os, sys
+names = set()
+for m in glob.glob(os.path.join(sys.argv[1], "*", "manifest.json")):
+    try:
+        names.add(json.load(open(m))["task"])
+    except (ValueError, KeyError):
+        pass
+print(",".join(sorted(n for n in names if os.path.isdir(os.path.join(sys.argv[2], n)))))
+EOF
+)
+aoti_pid=""
+if [ "${KBENCH_COMPILED_BASELINES:-1}" != 0 ] && [ -n "$tasks" ]; then
+  say "building torch.compile packages of $tasks into $aoti_cache (log: $out/aoti-package.log)"
+  timeout "${KBENCH_AOTI_TIMEOUT:-300}" python3 "$root/scripts/gpu-aoti-package.py" \
+    -o "$aoti_cache" --tasks "$tasks" >"$out/aoti-package.log" 2>&1 &
+  aoti_pid=$!
+  # An early exit (a failed build) must not leave it running; timeout passes
+  # the signal on to the packaging process.
+  trap '[ -n "$aoti_pid" ] && kill "$aoti_pid" 2>/dev/null' EXIT
+fi
+
 json_include=""
 [ -f /usr/include/nlohmann/json.hpp ] || json_include="$deps/include"
 cuda_include=/usr/local/cuda/include
@@ -60,19 +96,54 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 say "torch $torch_version from $torch_prefix; building kbench-run in $build"
 cmake -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
-  -DKBENCH_RUNNER_ONLY=ON -DCMAKE_PREFIX_PATH="$torch_prefix" \
+  -DKBENCH_RUNNER_ONLY=ON -DKBENCH_AOTI=ON -DCMAKE_PREFIX_PATH="$torch_prefix" \
   ${json_include:+-DKBENCH_JSON_INCLUDE_DIR="$json_include"} \
   -DKBENCH_CUDA_INCLUDE_DIR="$cuda_include" >>"$log" 2>&1 \
   || { tail -30 "$log"; say "configure failed (log: $log)"; exit 2; }
-cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1 \
-  || { tail -40 "$log"; say "build failed (log: $log)"; exit 2; }
+if ! cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1; then
+  # The AOTInductor loader is the newest dependency: retry without it, so the
+  # rest of the protocol still runs (the reports then say "unavailable").
+  say "build failed; retrying without the AOTInductor loader (-DKBENCH_AOTI=OFF)"
+  cmake -S "$root" -B "$build" -DKBENCH_AOTI=OFF >>"$log" 2>&1 &&
+    cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1 \
+    || { tail -40 "$log"; say "build failed (log: $log)"; exit 2; }
+fi
 run="$build/bin/kbench-run"
 built=$(date +%s)
-say "built in $((built - start)) s"
+say "built in $((built - start)) s: $("$run" --version)"
+
+# The packages use the GPU while inductor compiles: wait before anything is timed.
+compiled=()
+if [ -n "$aoti_pid" ]; then
+  wait "$aoti_pid"
+  aoti_rc=$?
+  aoti_pid=""
+  tail -1 "$out/aoti-package.log" | tee -a "$log"
+  case "$aoti_rc" in
+    0) say "torch.compile packages ready after $(( $(date +%s) - start )) s" ;;
+    124) say "torch.compile packaging ran out of time (KBENCH_AOTI_TIMEOUT); shapes without a package are reported missing" ;;
+    *) say "torch.compile packaging exited $aoti_rc (see $out/aoti-package.log); shapes without a package are reported missing" ;;
+  esac
+  [ -f "$aoti_cache/index.json" ] && cp "$aoti_cache/index.json" "$out/aoti-index.json"
+  compiled=(--compiled-baselines "$aoti_cache")
+fi
 
 # --- calibrate --------------------------------------------------------------
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
   --format=csv >>"$log" 2>&1 || true
+python3 - "$out/machine.json" "$torch_version" "${KBENCH_L2_FLUSH:-read}" "$*" <<'EOF'
+import datetime, json, subprocess, sys
+path, torch_version, flush, args = sys.argv[1:]
+try:
+    gpu, driver = subprocess.check_output(
+        ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader", "-i", "0"],
+        text=True).strip().split(", ")
+except (OSError, subprocess.CalledProcessError, ValueError):
+    gpu, driver = None, None
+json.dump({"gpu": gpu, "driver": driver, "torch": torch_version, "l2_flush": flush,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "command": "scripts/gpu-eval.sh " + args}, open(path, "w"), indent=2)
+EOF
 "$run" --calibrate -o "$out" | tee -a "$log" || { say "calibration failed"; exit 2; }
 
 # --- evaluate ---------------------------------------------------------------
@@ -88,6 +159,7 @@ for manifest in "$bundles"/*/manifest.json; do
   mkdir -p "$out/$name"
   t0=$(date +%s.%N)
   "$run" --target sm_90a --calibration "$out/calibration.json" \
+    ${compiled[@]+"${compiled[@]}"} \
     ${KBENCH_EVAL_SHAPES:+--shapes "$KBENCH_EVAL_SHAPES"} \
     ${KBENCH_L2_FLUSH:+--l2-flush "$KBENCH_L2_FLUSH"} \
     "$root/tasks/$task" "$dir" -o "$out/$name" | tee "$out/$name/table.txt" | tee -a "$log"
@@ -148,6 +220,7 @@ for report_path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
             "candidate_iqr_us": c["candidate"]["iqr_us"],
             "eager_tf32_off_median_us": c["eager_tf32_off"]["median_us"],
             "eager_tf32_on_median_us": c.get("eager_tf32_on", {}).get("median_us"),
+            "torch_compile_median_us": c.get("torch_compile", {}).get("median_us"),
             "speedup": t.get("speedup"),
             "percent_of_floor": t.get("floor", {}).get("percent_of_floor"),
         })
@@ -163,7 +236,8 @@ for report_path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
             t["shape"] if t else "-",
             fmt(t and t["candidate_median_us"], "{:.2f}"),
             fmt(t and t["eager_tf32_off_median_us"], "{:.2f}"),
-            fmt(sp.get("eager_tf32_off"), "{:.2f}x") + " / " + fmt(sp.get("eager_tf32_on"), "{:.2f}x"),
+            fmt(sp.get("eager_tf32_off"), "{:.2f}x") + " / " + fmt(sp.get("eager_tf32_on"), "{:.2f}x")
+            + " / " + fmt(sp.get("torch_compile"), "{:.2f}x"),
             fmt(pf.get("candidate"), "{:.0f}%") + " (eager " + fmt(pf.get("eager_tf32_off"), "{:.0f}%") + ")",
             fmt((entry["checks_only"]["phases_s"] or {}).get("correctness"), "{:.2f} s") if first else "",
             fmt(wall["full_run_wall_s"], "{:.1f} s") if first else ""))
@@ -177,11 +251,14 @@ lines = [
         cal["copy"]["bandwidth_bytes_per_s"] / 1e12,
         ", ".join("{} {:.0f}".format(k, v["flops_per_s"] / 1e12) for k, v in gemm.items())),
     "",
-    "| bundle | verdict | checks passed | timed shape | median us | eager TF32 off us | speedup off / on | % of floor | device time, checks only | wall, full run |",
+    "| bundle | verdict | checks passed | timed shape | median us | eager TF32 off us | speedup off / on / compile | % of floor | device time, checks only | wall, full run |",
     "|---|---|---|---|---|---|---|---|---|---|",
 ] + rows
 open(os.path.join(out, "summary.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF
-say "done in $(( $(date +%s) - start )) s; reports in $out (exit $status)"
+python3 "$root/scripts/results.py" fragment "$out" --id "$(date -u +%F)-gpu-eval" \
+  ${KBENCH_RESULTS_TITLE:+--title "$KBENCH_RESULTS_TITLE"} 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || say "no results fragment (see above)"
+say "done in $(( $(date +%s) - start )) s; reports in $out (exit $status); add the run to the docs with: scripts/results.py merge $out/results-fragment.json"
 exit "$status"

@@ -10,8 +10,24 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  nlohmann-json3-dev libtorch-dev googletest libgtest-dev
+  nlohmann-json3-dev libtorch-dev python3-torch googletest libgtest-dev
 )
+
+# The results charts (docs/results.md) are rendered by vega-lite's vl2svg from
+# npm, pinned in package-lock.json; Debian's nodejs and npm when there is no npm.
+command -v npm >/dev/null || packages+=(nodejs npm)
+
+# npm ci when package-lock.json changed since node_modules was installed.
+charts() {
+  local root
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  if [ ! -f "$root/node_modules/.package-lock.json" ] ||
+     [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
+    echo "setup: npm ci (vega, vega-lite, vega-cli for the charts)"
+    # --ignore-scripts: SVG needs no canvas, whose native build would fetch binaries.
+    (cd "$root" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -20,6 +36,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
+  charts
   exit 0
 fi
 
@@ -30,3 +47,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"
+charts

@@ -34,3 +34,30 @@ ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A kbench-run built against a LibTorch with the AOTInductor package loader
+# (torch >= 2.6) measures the torch.compile baseline instead of reporting it
+# unavailable (docs/runner.md, "Baselines"): `aoti-loader`.
+import subprocess
+try:
+    version = subprocess.run([os.path.join(config.kbench_tools_dir, "kbench-run"), "--version"],
+                             capture_output=True, text=True, timeout=60).stdout
+    if ", with the AOTInductor package loader" in version:
+        config.available_features.add("aoti-loader")
+except OSError:
+    pass
+
+# vega-lite's vl2svg from npm (package.json; scripts/setup.sh runs npm ci):
+# the results charts are rendered in the tests: `vega`.
+if os.access(os.path.join(config.kbench_src_root, "node_modules", ".bin", "vl2svg"), os.X_OK):
+    config.available_features.add("vega")
+
+# A python3 that imports torch (Debian's python3-torch is enough) runs the
+# CPU half of scripts/gpu-aoti-package.py's tests: `python-torch`,
+# %torch_python.
+for python in [shutil.which("python3"), "/usr/bin/python3"]:
+    if python and subprocess.run([python, "-c", "import torch"], capture_output=True,
+                                 timeout=120).returncode == 0:
+        config.available_features.add("python-torch")
+        config.substitutions.append(("%torch_python", python))
+        break

@@ -376,6 +376,14 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     plan.distributions = dists;
     for (int i = 0; i < list.seeds; ++i)
       plan.seeds.push_back(protocolSeed(i));
+    try {
+      planCompiledBaselines(task, timedSets, o.compiledBaselinesDir, plan, *item->rb);
+    } catch (const InputError &e) {
+      item->rb->addError(e.what());
+      item->refused = true;
+      writer.finish(*item, secondsSince(item->started));
+      continue;
+    }
     planShapes(task, item->manifest, list.shapeSets, timedSets, plan, *item->rb);
     if (plan.shapes.empty() && plan.timedShapes.empty()) {
       writer.finish(*item, secondsSince(item->started));

@@ -9,6 +9,7 @@
 
 #include "kbench/Runner/Evaluate.h"
 
+#include "kbench/Runner/BaselinePlan.h"
 #include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Report.h"
@@ -58,6 +59,15 @@ void checkShapeSetNames(const std::vector<std::string> &sets, const std::string 
   for (const std::string &s : sets)
     if (s != "check" && s != "tune" && s != "heldout")
       throw InputError(what + ": unknown shape set '" + s + "' (check, tune, heldout)");
+}
+
+void planCompiledBaselines(const Task &task, const std::vector<std::string> &timedSets,
+                           const std::string &dir, EvalPlan &plan, ReportBuilder &rb) {
+  nlohmann::json compiled = compiledBaselinePlan(task, timedSets, dir);
+  for (const nlohmann::json &entry : compiled["shapes"])
+    if (entry["status"] == "found")
+      plan.compiledPackages[entry["shape"].get<std::string>()] = entry["package"];
+  rb.setCompiledBaselines(compiled);
 }
 
 void planShapes(const Task &task, const Manifest &manifest,
@@ -145,7 +155,8 @@ int evaluate(const RunOptions &o, std::ostream &out) {
                                {"seeds", o.seeds},        {"distributions", dists},
                                {"timeout_s", o.timeoutSeconds}, {"timing", timing},
                                {"l2_flush", o.l2Flush},
-                               {"device", o.device}};
+                               {"device", o.device},
+                               {"compiled_baselines", o.compiledBaselinesDir}};
   if (!targetNote.empty())
     invocation["target_chosen_because"] = targetNote;
   ReportBuilder rb(invocation);
@@ -189,6 +200,14 @@ int evaluate(const RunOptions &o, std::ostream &out) {
   for (const std::string &set : sets)
     if (set == "tune" || set == "heldout")
       timedSets.push_back(set);
+  try {
+    // Every shape a GPU run would time is listed, so that a report says what
+    // the baseline is (measured, missing, unavailable, not timed) on any target.
+    planCompiledBaselines(task, {"tune", "heldout"}, o.compiledBaselinesDir, plan, rb);
+  } catch (const InputError &e) {
+    rb.addError(e.what());
+    return emit(rb, o, out);
+  }
   planShapes(task, manifest, sets, timedSets, plan, rb);
   if (!plan.shapes.empty()) {
     WorkerResult w = superviseWorker([&](int fd) { return runWorker(plan, fd); },

@@ -34,6 +34,12 @@ void planShapes(const Task &task, const Manifest &manifest,
                 const std::vector<std::string> &checkSets,
                 const std::vector<std::string> &timedSets, EvalPlan &plan, ReportBuilder &rb);
 
+/// Looks up the torch.compile package of every shape of `timedSets` in `dir`
+/// (BaselinePlan.h), records what it found in `rb` (measured later, missing
+/// or unavailable) and the packages to time in plan.compiledPackages.
+void planCompiledBaselines(const Task &task, const std::vector<std::string> &timedSets,
+                           const std::string &dir, EvalPlan &plan, ReportBuilder &rb);
+
 } // namespace kbench::runner
 
 #endif // KBENCH_LIB_RUNNER_PLANNING_H

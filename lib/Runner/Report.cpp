@@ -7,7 +7,9 @@
 
 #include "kbench/Runner/Report.h"
 
+#include "kbench/Runner/BaselinePlan.h"
 #include "kbench/Runner/Manifest.h"
+#include "kbench/Runner/Protocol.h"
 
 #include <cmath>
 #include <cstdio>
@@ -49,6 +51,7 @@ std::string nowUtc() {
 
 ReportBuilder::ReportBuilder(nlohmann::json invocation) {
   report = {{"format", "kbench-report/1"},
+            {"protocol_version", kProtocolVersion},
             {"date", nowUtc()},
             {"invocation", std::move(invocation)},
             {"errors", nlohmann::json::array()},
@@ -91,6 +94,10 @@ void ReportBuilder::setManifest(const Manifest &m) {
 void ReportBuilder::setCalibration(const nlohmann::json &c) {
   calibration = c;
   report["calibration"] = c;
+}
+
+void ReportBuilder::setCompiledBaselines(nlohmann::json plan) {
+  report["baselines"]["torch_compile"] = std::move(plan);
 }
 
 void ReportBuilder::addError(const std::string &message) { report["errors"].push_back(message); }
@@ -155,6 +162,8 @@ void ReportBuilder::addTiming(nlohmann::json t) {
       }
     }
   }
+  if (report.contains("baselines"))
+    recordCompiledBaseline(report["baselines"]["torch_compile"], t);
   report["timing"].push_back(std::move(t));
 }
 
@@ -292,6 +301,9 @@ const nlohmann::json &ReportBuilder::finish() {
   for (const auto &[name, acc] : logs)
     summary["geomean_speedup"][name] = std::exp(acc.first / acc.second);
   report["summary"] = summary;
+  if (report.contains("baselines"))
+    finishCompiledBaselines(report["baselines"]["torch_compile"],
+                            report["invocation"].value("timing", false), report["timing"]);
 
   std::string verdict;
   if (!report["errors"].empty())
@@ -363,7 +375,7 @@ void ReportBuilder::printTable(std::ostream &os) const {
 
   if (!r["timing"].empty()) {
     os << "  timing (median us [IQR], n)   candidate             eager TF32 off        "
-          "eager TF32 on         speedup off/on    % of floor\n";
+          "eager TF32 on         torch.compile         speedup off/on/compile  % of floor\n";
     for (const nlohmann::json &t : r["timing"]) {
       os << "  " << std::left << std::setw(28) << t["shape_id"]["shape"].get<std::string>();
       if (t.contains("skipped")) {
@@ -388,11 +400,16 @@ void ReportBuilder::printTable(std::ostream &os) const {
                                     "%.0f%%")
                               : "-";
       os << " " << std::setw(22) << cell("candidate") << std::setw(22) << cell("eager_tf32_off")
-         << std::setw(22) << cell("eager_tf32_on") << std::setw(18)
-         << (speedup("eager_tf32_off") + " / " + speedup("eager_tf32_on")) << floor << "\n"
+         << std::setw(22) << cell("eager_tf32_on") << std::setw(22) << cell("torch_compile")
+         << std::setw(24)
+         << (speedup("eager_tf32_off") + " / " + speedup("eager_tf32_on") + " / " +
+             speedup("torch_compile"))
+         << floor << "\n"
          << std::right;
     }
   }
+  if (r.contains("baselines"))
+    printCompiledBaselines(os, r["baselines"]["torch_compile"]);
   const nlohmann::json &ph = r["phases"];
   if (ph.contains("correctness"))
     os << "  device time: setup " << fmt(ph.value("setup", 0.0), "%.2f") << " s, checks "

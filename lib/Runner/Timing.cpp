@@ -184,7 +184,7 @@ nlohmann::json timeScreened(CudaDriver &cu, const std::vector<Contestant> &conte
   }
   for (size_t i = 1; i < contestants.size(); ++i)
     result["contestants"][contestants[i].name] = baselines[contestants[i].name];
-  result["baselines"] = {{"measured", "once per shape and worker, alone, full protocol"},
+  result["baseline_timing"] = {{"measured", "once per shape and worker, alone, full protocol"},
                          {"now", !missing.empty()}};
   return result;
 }

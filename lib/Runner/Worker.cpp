@@ -28,6 +28,7 @@
 #include "kbench/Runner/Worker.h"
 
 #include "kbench/Runner/CaseCache.h"
+#include "kbench/Runner/Baselines.h"
 #include "kbench/Runner/Compare.h"
 #include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/GpuLock.h"
@@ -77,11 +78,6 @@ public:
 private:
   int fd;
 };
-
-void setTf32(bool on) {
-  at::globalContext().setAllowTF32CuBLAS(on);
-  at::globalContext().setAllowTF32CuDNN(on);
-}
 
 /// Where tensors live and how to wait for the candidate.
 struct Device {
@@ -442,6 +438,7 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                 const std::set<std::string> &failedShapes, Channel &ch) {
   int64_t flushWords = (2 * dev.cu->l2Bytes(dev.device.index()) + 3) / 4;
   at::Tensor flush = at::zeros({flushWords}, at::TensorOptions().dtype(at::kFloat).device(dev.device));
+  const Task &task = *plan.task;
   TimingProtocol protocol = plan.timingProtocol;
   protocol.flush = plan.l2Flush;
   for (const ShapeCase &sc : plan.timedShapes) {
@@ -457,24 +454,21 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
     std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
     TensorMap buffers = runner.allocate(sc);
     LaunchSequence seq = runner.bind(launches, inputs, buffers);
-    std::function<void()> eager = plan.reference->timedClosure(inputs, sc.dims);
-    std::vector<Contestant> contestants = {
-        {"candidate", [&seq] { seq.run(); }},
-        {"eager_tf32_off", [&eager] {
-           setTf32(false);
-           eager();
-         }}};
-    if (plan.reference->hasFp32Matmul())
-      contestants.push_back({"eager_tf32_on", [&eager] {
-                               setTf32(true);
-                               eager();
-                             }});
+    auto package = plan.compiledPackages.find(sc.label());
+    nlohmann::json compiled;
+    std::vector<Contestant> contestants = {{"candidate", [&seq] { seq.run(); }}};
+    for (Contestant &c : baselineContestants(
+             *plan.reference, task, inputs, sc.dims,
+             package == plan.compiledPackages.end() ? "" : package->second, compiled))
+      contestants.push_back(std::move(c));
     nlohmann::json t =
         protocol.baselinesOnce
             ? timeScreened(*dev.cu, contestants, flush, protocol,
                            runner.cache.baselines(sc.label() + " " + l2FlushName(protocol.flush)))
             : timeInterleaved(*dev.cu, contestants, flush, protocol);
     setTf32(false);
+    if (!compiled.is_null())
+      t["baselines"]["torch_compile"] = compiled;
     t["type"] = "timing";
     t["shape_id"] = id;
     ch.send(t);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Runner/Batch.h"
+#include "kbench/Runner/BaselinePlan.h"
 #include "kbench/Runner/Evaluate.h"
 
 #include <cstdlib>
@@ -42,6 +43,10 @@ options:
                           (a memset of 2x the L2 size, whose dirty lines are written
                           back during the timed run, as in do_bench-style timers)
   --calibration FILE      ceilings from --calibrate, for % of floor
+  --compiled-baselines DIR  AOTInductor packages of the tasks' references
+                          (scripts/gpu-aoti-package.py): time torch.compile too;
+                          the report says per timed shape whether it was measured,
+                          missing or unavailable (docs/runner.md, "Baselines")
   --device N              CUDA device ordinal (default 0)
   --calibrate             measure copy bandwidth and GEMM rates, then exit
   --batch LIST.json       evaluate many bundles of one task in one process:
@@ -116,7 +121,9 @@ int main(int argc, char **argv) {
       std::cout << kUsage;
       return 0;
     } else if (arg == "--version") {
-      std::cout << "kbench-run " << KBENCH_VERSION << "\n";
+      std::cout << "kbench-run " << KBENCH_VERSION << " (LibTorch " << linkedTorchVersion()
+                << (haveCompiledBaselineLoader() ? ", with" : ", without")
+                << " the AOTInductor package loader)\n";
       return 0;
     } else if (arg == "-o" || arg == "--output") {
       o.outputDir = next();
@@ -149,6 +156,8 @@ int main(int argc, char **argv) {
         usageError("--l2-flush takes read or write, got '" + o.l2Flush + "'");
     } else if (arg == "--calibration") {
       o.calibrationFile = next();
+    } else if (arg == "--compiled-baselines") {
+      o.compiledBaselinesDir = next();
     } else if (arg == "--device") {
       o.device = toInt(arg, next());
     } else if (arg == "--calibrate") {
@@ -179,6 +188,7 @@ int main(int argc, char **argv) {
       b.timeoutSeconds = o.timeoutSeconds;
       b.l2Flush = o.l2Flush;
       b.calibrationFile = o.calibrationFile;
+      b.compiledBaselinesDir = o.compiledBaselinesDir;
       b.device = o.device;
       return evaluateBatch(b, std::cout);
     }

@@ -50,6 +50,7 @@ struct BatchOptions {
   double timeoutSeconds = 60;
   std::string l2Flush = "read";
   std::string calibrationFile;
+  std::string compiledBaselinesDir; ///< AOTInductor packages (BaselinePlan.h); "" = none
   int device = 0;
 };
 

@@ -29,6 +29,7 @@ struct RunOptions {
   int timing = -1;            ///< -1 = on for GPU targets, off for host
   std::string l2Flush = "read"; ///< "read" or "write" (Timing.h)
   std::string calibrationFile;
+  std::string compiledBaselinesDir; ///< AOTInductor packages (BaselinePlan.h); "" = none
   int device = 0;
 };
 

@@ -37,6 +37,12 @@ bool isFp64Gated(Distribution d);
 /// (atol >= 0.1 * RMS(ref)) applies.
 bool isNominal(Distribution d);
 
+/// The version of the check and timing protocol, in every report.json. Bumped
+/// when numbers measured before are no longer comparable; 1: candidate and
+/// eager TF32 off/on interleaved, L2 flush by reading (2026-11-29); 2: the
+/// torch.compile package joins the rotation (docs/runner.md, "Baselines").
+inline constexpr int kProtocolVersion = 2;
+
 /// Seed i of the protocol: splitmix64(42 + i) >> 1, printed in the report.
 uint64_t protocolSeed(int i);
 

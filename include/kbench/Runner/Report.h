@@ -29,6 +29,8 @@ public:
   void setTask(const Task &task);
   void setManifest(const Manifest &manifest);
   void setCalibration(const nlohmann::json &calibration);
+  /// The torch.compile baseline's plan (BaselinePlan.h), before the worker.
+  void setCompiledBaselines(nlohmann::json plan);
 
   /// A problem that prevents judging (exit 2).
   void addError(const std::string &message);

@@ -93,7 +93,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
 /// (contestants[0]) alone under `protocol`; the baselines (the others) from
 /// `baselines` when it holds them, else timed once, alone, under the full
 /// protocol and stored there. The result has timeInterleaved's form plus
-/// "protocol" and "baselines": "measured once per shape" with their reps.
+/// "protocol" and "baseline_timing": "measured once per shape" with their reps.
 nlohmann::json timeScreened(CudaDriver &cu, const std::vector<Contestant> &contestants,
                             const at::Tensor &flush, const TimingProtocol &protocol,
                             nlohmann::json &baselines);

@@ -21,6 +21,7 @@
 #include "kbench/Runner/Protocol.h"
 #include "kbench/Runner/Timing.h"
 
+#include <map>
 #include <memory>
 
 namespace kbench::runner {
@@ -37,6 +38,8 @@ struct EvalPlan {
   std::vector<ShapeCase> shapes;
   /// Shapes timed after the checks (GPU only), unless a check failed there.
   std::vector<ShapeCase> timedShapes;
+  /// Shape label -> the torch.compile package found for it (Baselines.h).
+  std::map<std::string, std::string> compiledPackages;
   std::vector<uint64_t> seeds;
   std::vector<Distribution> distributions;
   bool timing = true;

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+#===- scripts/gpu-aoti-package.py - torch.compile baselines as AOTInductor packages ---===#
+#
+# On the GPU machine (torch >= 2.6 with CUDA), compiles each task's reference
+# (task.json "reference": ATen ops by name, bound as lib/Runner/Reference.cpp
+# binds them) at every timed shape (tune and heldout sets) with torch.export
+# (static shapes) and torch._inductor.aoti_compile_and_package, into
+# CACHE_DIR/<package name>. kbench-run --compiled-baselines CACHE_DIR loads
+# them with LibTorch's AOTIModelPackageLoader and times them beside the
+# candidate (docs/runner.md, "Baselines").
+#
+# Package names are keys, computed exactly as lib/Runner/BaselinePlan.cpp
+# computes them: "<task>-<FNV-1a 64 of the key text>-<dims>-<dtypes>-torch<X.Y.Z>.pt2",
+# the key text being the reference, the outputs and every input's dtype and
+# extents at the shape. A package already in CACHE_DIR is reused. Every
+# package is built in this one process, so only the first pays inductor's
+# cold caches. CACHE_DIR/index.json records, per package, the task, shape,
+# build seconds, bytes, torch version and inductor mode.
+#
+# Inductor mode: the default (max_autotune off), which is what
+# torch.compile(model) gives a user; max_autotune benchmarks Triton GEMM
+# configurations for minutes per shape and would not fit one GPU session.
+#
+#   scripts/gpu-aoti-package.py -o CACHE_DIR [--tasks a,b] [--sets tune,heldout]
+#   scripts/gpu-aoti-package.py --list --torch-version 2.11.0 [--json]   (no torch needed)
+#
+# Exit status: 0 every package is there; 1 a package failed to build (the
+# others are still built; the runner reports that shape "missing"); 2 bad
+# arguments, a bad task.json or no torch/CUDA.
+#===----------------------------------------------------------------------===#
+
+import argparse
+import datetime
+import json
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kbench_tasks import ROOT, TaskError, eval_shape_expr, shape_label, timed_shapes  # noqa: E402
+INDUCTOR_MODE = "default"
+INDUCTOR_CONFIGS = {"max_autotune": False}
+
+
+# --- keys (lib/Runner/BaselinePlan.cpp computes the same) --------------------
+
+def fnv1a64(text):
+    h = 0xCBF29CE484222325
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def outs_of(op):
+    out = op["out"]
+    return [out] if isinstance(out, str) else ["" if o is None else o for o in out]
+
+
+def extents(spec, dims):
+    return [eval_shape_expr(e, dims) for e in spec["shape"]]
+
+
+def key_text(task, dims):
+    ops = [{"op": op["op"], "args": op.get("args", []), "kwargs": dict(op.get("kwargs", {})),
+            "out": outs_of(op)} for op in task["reference"]]
+    inputs = [[i["name"], i["dtype"], extents(i, dims)] for i in task["inputs"]]
+    key = {"reference": ops, "inputs": inputs, "outputs": [o["name"] for o in task["outputs"]]}
+    return json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def package_name(task, dims, torch_version):
+    shape = "_".join("%s%d" % (k, dims[k]) for k in sorted(dims))
+    dtypes = ".".join(i["dtype"] for i in task["inputs"])
+    return "%s-%016x-%s-%s-torch%s.pt2" % (task["name"], fnv1a64(key_text(task, dims)), shape,
+                                           dtypes, torch_version)
+
+
+def torch_version_of(version):
+    m = re.match(r"(\d+)\.(\d+)\.(\d+)", version)
+    if not m:
+        raise SystemExit("gpu-aoti-package: cannot read a version X.Y.Z from '%s'" % version)
+    return "%s.%s.%s" % m.groups()
+
+
+# --- the reference as a torch module (lib/Runner/Reference.cpp's binding) ----
+
+def build_module(torch, task):
+    dtypes = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+              "f64": torch.float64, "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
+              "i1": torch.bool}
+    C = torch._C
+
+    def resolve(op):
+        ns, _, rest = op["op"].partition("::")
+        name, _, overload = rest.partition(".")
+        try:
+            return getattr(getattr(getattr(torch.ops, ns), name), overload or "default")
+        except (AttributeError, RuntimeError):
+            raise TaskError("no op '%s' in torch %s" % (op["op"], torch.__version__))
+
+    def bind(arg, value, env, dims, where):
+        t = arg.type
+        if isinstance(t, C.OptionalType):
+            t = t.getElementType()
+        real = str(getattr(arg, "real_type", t))
+        if value is None:
+            return None
+        if isinstance(t, C.TensorType):
+            return env[value]
+        if isinstance(t, C.ListType):
+            elem = t.getElementType()
+            if isinstance(elem, C.OptionalType):
+                elem = elem.getElementType()
+            items = value if isinstance(value, list) else [value]
+            if isinstance(elem, C.TensorType):
+                return [env[n] for n in items]
+            if isinstance(elem, (C.IntType, C.SymIntType)):
+                return [eval_shape_expr(n, dims) for n in items]
+            return list(items)
+        if "ScalarType" in real:
+            if value not in dtypes:
+                raise TaskError("%s: '%s' is not a dtype name" % (where, value))
+            return dtypes[value]
+        if isinstance(t, (C.IntType, C.SymIntType)):
+            return eval_shape_expr(value, dims)
+        if isinstance(t, (C.FloatType, C.NumberType)) and isinstance(value, str):
+            v = eval_shape_expr(value, dims)
+            return float(v) if isinstance(t, C.FloatType) else v
+        return value
+
+    ops = [(resolve(op), op) for op in task["reference"]]
+    input_names = [i["name"] for i in task["inputs"]]
+    output_names = [o["name"] for o in task["outputs"]]
+
+    class Reference(torch.nn.Module):
+        def __init__(self, dims):
+            super().__init__()
+            self.dims = dims
+
+        def forward(self, *inputs):
+            env = dict(zip(input_names, inputs))
+            for i, (overload, op) in enumerate(ops):
+                schema = overload._schema.arguments
+                kwargs = {}
+                for j, value in enumerate(op.get("args", [])):
+                    kwargs[schema[j].name] = bind(schema[j], value, env, self.dims,
+                                                  "reference[%d].args[%d]" % (i, j))
+                by_name = {a.name: a for a in schema}
+                for name, value in op.get("kwargs", {}).items():
+                    kwargs[name] = bind(by_name[name], value, env, self.dims,
+                                        "reference[%d].kwargs.%s" % (i, name))
+                # Leading arguments go by position (their schema names, such
+                # as "self", are awkward keywords); the rest by name.
+                positional = []
+                for a in schema:
+                    if a.kwarg_only or a.name not in kwargs:
+                        break
+                    positional.append(kwargs.pop(a.name))
+                result = overload(*positional, **kwargs)
+                results = result if isinstance(result, (tuple, list)) else [result]
+                for name, value in zip(outs_of(op), results):
+                    if name:
+                        env[name] = value
+            return tuple(env[n] for n in output_names)
+
+    def example_inputs(dims):
+        args = []
+        for spec in task["inputs"]:
+            shape, dtype = extents(spec, dims), dtypes[spec["dtype"]]
+            if dtype.is_floating_point:
+                args.append(torch.randn(shape, device="cuda").to(dtype))
+            else:
+                args.append(torch.randint(0, 2, shape, device="cuda").to(dtype))
+        return tuple(args)
+
+    return Reference, example_inputs
+
+
+def build_packages(args, tasks, torch_version):
+    try:
+        import torch
+    except ImportError as e:
+        print("gpu-aoti-package: cannot import torch (%s); run this on the GPU machine" % e,
+              file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("gpu-aoti-package: torch %s sees no CUDA device" % torch.__version__, file=sys.stderr)
+        return 2
+    try:
+        import torch._inductor
+    except ImportError:
+        pass
+    if not hasattr(getattr(torch, "_inductor", None), "aoti_compile_and_package"):
+        print("gpu-aoti-package: torch %s has no torch._inductor.aoti_compile_and_package "
+              "(torch >= 2.6 needed)" % torch.__version__, file=sys.stderr)
+        return 2
+    # As the runner times the eager baseline: fp32 matmuls without TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    os.makedirs(args.output, exist_ok=True)
+    index_path = os.path.join(args.output, "index.json")
+    index = {"format": "kbench-aoti-index/1", "packages": {}}
+    if os.path.exists(index_path):
+        with open(index_path) as f:
+            index = json.load(f)
+    index.update({"torch": torch.__version__, "inductor_mode": INDUCTOR_MODE,
+                  "inductor_configs": INDUCTOR_CONFIGS})
+    status = 0
+    built = reused = 0
+    for task in tasks:
+        if task.get("kind") == "backward":
+            print("gpu-aoti-package: %s: backward tasks have no compiled baseline yet; its "
+                  "shapes will be reported missing" % task["name"])
+            continue
+        module_class, example_inputs = build_module(torch, task)
+        for set_name, index_in_set, dims in timed_shapes(task, args.sets):
+            name = package_name(task, dims, torch_version)
+            path = os.path.join(args.output, name)
+            label = shape_label(set_name, index_in_set, dims)
+            if os.path.exists(path):
+                reused += 1
+                print("gpu-aoti-package: %s %s: reusing %s" % (task["name"], label, name))
+                continue
+            t0 = time.time()
+            try:
+                with torch.no_grad():
+                    program = torch.export.export(module_class(dims).cuda(), example_inputs(dims))
+                    tmp = os.path.join(args.output, ".tmp-" + name)
+                    torch._inductor.aoti_compile_and_package(
+                        program, package_path=tmp, inductor_configs=INDUCTOR_CONFIGS)
+                os.replace(tmp, path)
+            except Exception as e:  # any failure of export or inductor: report, go on
+                print("gpu-aoti-package: %s %s: FAILED: %s: %s" %
+                      (task["name"], label, type(e).__name__, str(e).splitlines()[0] if str(e) else ""),
+                      file=sys.stderr)
+                status = 1
+                continue
+            seconds = time.time() - t0
+            built += 1
+            index["packages"][name] = {
+                "task": task["name"], "shape": label, "dims": dims, "build_s": round(seconds, 2),
+                "bytes": os.path.getsize(path), "torch": torch.__version__,
+                "inductor_mode": INDUCTOR_MODE,
+                "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            print("gpu-aoti-package: %s %s: built %s in %.1f s, %d bytes" %
+                  (task["name"], label, name, seconds, os.path.getsize(path)))
+            with open(index_path, "w") as f:
+                json.dump(index, f, indent=2, sort_keys=True)
+    with open(index_path, "w") as f:
+        json.dump(index, f, indent=2, sort_keys=True)
+    print("gpu-aoti-package: %d built, %d reused, in %s (index.json; inductor mode %s)" %
+          (built, reused, args.output, INDUCTOR_MODE))
+    return status
+
+
+def main(argv):
+    p = argparse.ArgumentParser(
+        description="Build (or --list) the AOTInductor packages of the tasks' references, "
+                    "the torch.compile baseline of kbench-run --compiled-baselines.")
+    p.add_argument("-o", "--output", metavar="CACHE_DIR", help="where packages and index.json go")
+    p.add_argument("--tasks-dir", default=os.path.join(ROOT, "tasks"),
+                   help="folder of task folders (default: tasks/)")
+    p.add_argument("--tasks", help="comma-separated task names (default: every task)")
+    p.add_argument("--sets", default="tune,heldout",
+                   help="shape sets to package (default: tune,heldout, the timed ones)")
+    p.add_argument("--list", action="store_true",
+                   help="print the package names and exit (no torch needed with --torch-version)")
+    p.add_argument("--torch-version", help="for --list: the torch version X.Y.Z of the names "
+                   "(default: the installed torch's)")
+    p.add_argument("--json", action="store_true", help="--list as JSON")
+    args = p.parse_args(argv)
+    args.sets = [s for s in args.sets.split(",") if s]
+    for s in args.sets:
+        if s not in ("check", "tune", "heldout"):
+            p.error("--sets: unknown shape set '%s' (check, tune, heldout)" % s)
+    if not args.list and not args.output:
+        p.error("-o CACHE_DIR is required (or --list)")
+
+    if not os.path.isdir(args.tasks_dir):
+        p.error("--tasks-dir: no folder %s" % args.tasks_dir)
+    names = args.tasks.split(",") if args.tasks else sorted(
+        d for d in os.listdir(args.tasks_dir)
+        if os.path.isfile(os.path.join(args.tasks_dir, d, "task.json")))
+    tasks = []
+    for name in names:
+        path = os.path.join(args.tasks_dir, name, "task.json")
+        if not os.path.isfile(path):
+            p.error("--tasks: no task '%s' (%s does not exist)" % (name, path))
+        try:
+            with open(path) as f:
+                tasks.append(json.load(f))
+        except ValueError as e:
+            print("gpu-aoti-package: %s: not JSON: %s" % (path, e), file=sys.stderr)
+            return 2
+
+    if args.torch_version:
+        version = torch_version_of(args.torch_version)
+    else:
+        try:
+            import torch
+        except ImportError:
+            p.error("no torch here: pass --torch-version X.Y.Z")
+        version = torch_version_of(torch.__version__)
+
+    if args.list:
+        rows = []
+        try:
+            for task in tasks:
+                for set_name, i, dims in timed_shapes(task, args.sets):
+                    rows.append({"task": task["name"], "shape": shape_label(set_name, i, dims),
+                                 "package": package_name(task, dims, version)})
+        except (TaskError, KeyError) as e:
+            print("gpu-aoti-package: %s: %s" % (task.get("name", "?"), e), file=sys.stderr)
+            return 2
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print("%s %s %s" % (r["task"], r["shape"], r["package"]))
+        return 0
+    try:
+        return build_packages(args, tasks, version)
+    except TaskError as e:
+        print("gpu-aoti-package: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
