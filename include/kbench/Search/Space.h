@@ -59,7 +59,7 @@ public:
   /// `kernelModule`, derived from the kernel's own params and never from a
   /// tuned schedule: each tile param over powers of two from a quarter to
   /// four times its value, num_warps in {1, 2, 4, 8}, vector_width in
-  /// {1, 2, 4}, and a per-thread budget of 128 elements for every partition
+  /// {1, 2, 4}, and a per-thread budget of 64 elements for every partition
   /// tile of two or more sizes. Empty with `error` set when the module has no single kernel.
   static std::string defaultSpaceText(mlir::ModuleOp kernelModule,
                                       std::string &error);
