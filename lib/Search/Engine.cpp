@@ -18,10 +18,15 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include "mlir/Parser/Parser.h"
+
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <thread>
 
+using namespace mlir;
 namespace path = llvm::sys::path;
 
 namespace kbench::search {
@@ -190,8 +195,8 @@ bool Engine::write(CandidateRecord &record, bool insert, std::string &error) {
   return ok;
 }
 
-bool Engine::compileInto(CandidateRecord &record, const Proposal &proposal,
-                         std::string &error) {
+bool Engine::prepare(CandidateRecord &record, const Proposal &proposal,
+                     std::string &error) {
   SymbolValues values = space.values(proposal.assignment);
   llvm::json::Object knobs;
   for (const auto &[name, value] : values)
@@ -204,36 +209,24 @@ bool Engine::compileInto(CandidateRecord &record, const Proposal &proposal,
   record.op = proposal.op;
   space.select(proposal.assignment);
   record.script = space.print();
+  std::optional<std::string> broken = space.checkConstraints(proposal.assignment);
+  if (!broken)
+    return true;
+  record.stage = "constraints";
+  record.diagnostics =
+      llvm::formatv("{0}", llvm::json::Value(llvm::json::Array{llvm::json::Object{
+                               {"severity", "error"}, {"location", ""}, {"message", *broken}}}))
+          .str();
+  record.descriptors = "{}";
+  return false;
+}
 
+void Engine::fill(CandidateRecord &record, const CompiledCandidate &candidate,
+                  const Assignment &assignment) {
   std::string alternatives;
-  for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), proposal.assignment))
+  for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
     if (knob.isAlternatives)
       alternatives += std::to_string(index);
-
-  if (std::optional<std::string> broken = space.checkConstraints(proposal.assignment)) {
-    record.stage = "constraints";
-    record.diagnostics =
-        llvm::formatv("{0}", llvm::json::Value(llvm::json::Array{llvm::json::Object{
-                                 {"severity", "error"}, {"location", ""}, {"message", *broken}}}))
-            .str();
-    record.descriptors = "{}";
-    return write(record, /*insert=*/true, error);
-  }
-
-  llvm::SmallString<256> bundle(options.workDir);
-  path::append(bundle, "bundles", nameOf(record.round, record.index));
-  auto start = std::chrono::steady_clock::now();
-  CompiledCandidate candidate = compiler.compile(
-      space.getModule(), nameOf(record.round, record.index), bundle,
-      [&](llvm::StringRef hash) -> std::optional<std::string> {
-        auto it = irHashes.find(hash.str());
-        if (it == irHashes.end())
-          return std::nullopt;
-        return it->second;
-      });
-  compileSeconds += std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start).count();
-  ++compiled;
   llvm::json::Object feedback = toFeedbackJSON(candidate);
   record.stage = candidate.stage;
   record.irHash = candidate.irHash;
@@ -247,7 +240,35 @@ bool Engine::compileInto(CandidateRecord &record, const Proposal &proposal,
     record.cell = cellOf(candidate.descriptors, alternatives);
   record.bundle = candidate.bundleDir;
   record.compileMs = candidate.totalMs;
-  return write(record, /*insert=*/true, error);
+}
+
+void Engine::compileAll(std::vector<PendingCompile> &work) {
+  auto findDuplicate = [&](llvm::StringRef hash) -> std::optional<std::string> {
+    // Read-only while the workers run: irHashes changes only between chunks.
+    auto it = irHashes.find(hash.str());
+    if (it == irHashes.end())
+      return std::nullopt;
+    return it->second;
+  };
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < work.size();) {
+      PendingCompile &item = work[i];
+      llvm::SmallString<256> bundle(options.workDir);
+      path::append(bundle, "bundles", item.name);
+      item.result = compiler.compile(*item.schedule, item.name, bundle, findDuplicate);
+    }
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int64_t t = 1; t < std::min<int64_t>(options.jobs, work.size()); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread &thread : threads)
+    thread.join();
+  compileSeconds += std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start).count();
+  compiled += work.size();
 }
 
 void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
@@ -345,41 +366,86 @@ Engine::Outcome Engine::run(std::string &error) {
     int64_t target = std::min(options.roundSize, options.budget - measuredBefore);
     Rng rng(options.seed, round);
     std::vector<size_t> toEvaluate;
-    int64_t index = 0, attempts = 0;
+    int64_t nextIndex = 0, attempts = 0;
     int64_t maxAttempts = 64 * std::max<int64_t>(options.roundSize, 1);
-    while (int64_t(toEvaluate.size()) < target && attempts++ < maxAttempts) {
-      Proposal proposal = propose(rng);
-      if (!seen.insert(keyOf(proposal.assignment)).second)
-        continue;
-      ++proposed;
-      size_t position;
-      auto it = archived.find(index);
-      if (it != archived.end()) {
-        position = it->second;
-        if (assignmentOf(records[position]) != proposal.assignment) {
-          error = "the archive's candidate " + nameOf(round, index) +
-                  " differs from what this search proposes there; the "
-                  "archive belongs to another space, seed or kbench version";
-          return Outcome::Error;
+    while (int64_t(toEvaluate.size()) < target && attempts < maxAttempts) {
+      // A chunk: as many proposals as candidates are still missing. Its size
+      // depends on the archive alone, never on --jobs, so results do too.
+      int64_t need = target - int64_t(toEvaluate.size());
+      std::vector<size_t> chunk;
+      std::vector<PendingCompile> work;
+      while (int64_t(chunk.size()) < need && attempts++ < maxAttempts) {
+        Proposal proposal = propose(rng);
+        if (!seen.insert(keyOf(proposal.assignment)).second)
+          continue;
+        ++proposed;
+        int64_t index = nextIndex++;
+        auto it = archived.find(index);
+        if (it != archived.end()) {
+          size_t position = it->second;
+          if (assignmentOf(records[position]) != proposal.assignment) {
+            error = "the archive's candidate " + nameOf(round, index) +
+                    " differs from what this search proposes there; the "
+                    "archive belongs to another space, seed or kbench version";
+            return Outcome::Error;
+          }
+          if (records[position].stage == "constraints")
+            ++rejected;
+          else
+            chunk.push_back(position);
+          continue;
         }
-      } else {
         CandidateRecord record;
         record.round = round;
         record.index = index;
-        if (!compileInto(record, proposal, error))
-          return Outcome::Error;
+        if (!prepare(record, proposal, error)) {
+          if (!error.empty() || !write(record, /*insert=*/true, error))
+            return Outcome::Error;
+          records.push_back(std::move(record));
+          ++rejected;
+          report(round, false);
+          continue;
+        }
+        PendingCompile item;
+        item.name = nameOf(round, index);
+        item.assignment = proposal.assignment;
+        item.schedule = parseSourceString<ModuleOp>(
+            record.script, ParserConfig(space.getModule()->getContext()), item.name);
+        item.position = records.size();
         records.push_back(std::move(record));
-        position = records.size() - 1;
+        chunk.push_back(item.position);
+        work.push_back(std::move(item));
       }
-      ++index;
-      CandidateRecord &record = records[position];
-      if (!record.irHash.empty() && record.stage != "duplicate")
-        irHashes.emplace(record.irHash, nameOf(record.round, record.index));
-      if (record.stage == "compiled")
-        toEvaluate.push_back(position);
-      else
-        ++rejected;
-      report(round, false);
+      compileAll(work);
+      // In index order: duplicates inside the chunk, archive writes.
+      auto item = work.begin();
+      for (size_t position : chunk) {
+        CandidateRecord &record = records[position];
+        if (item != work.end() && item->position == position) {
+          CompiledCandidate &result = item->result;
+          auto earlier = result.irHash.empty() || result.stage == "duplicate"
+                             ? irHashes.end()
+                             : irHashes.find(result.irHash);
+          if (earlier != irHashes.end()) {
+            if (!result.bundleDir.empty())
+              llvm::sys::fs::remove_directories(result.bundleDir);
+            result.bundleDir.clear();
+            result.stage = "duplicate";
+            result.duplicateOf = earlier->second;
+          }
+          fill(record, result, item->assignment);
+          ++item;
+          if (!write(record, /*insert=*/true, error))
+            return Outcome::Error;
+        }
+        if (!record.irHash.empty() && record.stage != "duplicate")
+          irHashes.emplace(record.irHash, nameOf(record.round, record.index));
+        if (record.stage == "compiled")
+          toEvaluate.push_back(position);
+        else
+          ++rejected;
+        report(round, false);
+      }
     }
     if (toEvaluate.empty())
       return Outcome::Exhausted;

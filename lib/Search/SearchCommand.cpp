@@ -126,7 +126,7 @@ static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
 int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   std::string taskDir, target, budgetText, seedText, roundSizeText, archivePath,
       workDir, exportPath, spacePath, kernelPath, fitness = "measured", timing,
-      roundsDir, evaluatorCmd, timeout, killAfterText;
+      roundsDir, evaluatorCmd, timeout, killAfterText, jobsText;
   bool resume = false, json = false, printSpace = false;
   driver::CommandLine cl(
       "search",
@@ -142,6 +142,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   cl.addOption("budget", &budgetText, "N", "candidates to evaluate in all (default 32)");
   cl.addOption("seed", &seedText, "S", "random seed (default 0)");
   cl.addOption("round-size", &roundSizeText, "N", "candidates per round (default 8)");
+  cl.addOption("jobs", &jobsText, "N",
+               "threads compiling candidates (default 2); results do not depend on it");
   cl.addOption("archive", &archivePath, "FILE",
                "SQLite archive (default: <task>-search.db)");
   cl.addFlag("resume", &resume, "continue the search in --archive");
@@ -169,10 +171,12 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     return *exitCode;
 
   EngineOptions options;
+  options.jobs = 2;
   int64_t seed = 0;
   if (!parseInteger("budget", budgetText, 1, options.budget) ||
       !parseInteger("seed", seedText, 0, seed) ||
       !parseInteger("round-size", roundSizeText, 1, options.roundSize) ||
+      !parseInteger("jobs", jobsText, 1, options.jobs) ||
       !parseInteger("kill-after", killAfterText, 1, options.killAfter))
     return 1;
   options.seed = seed;

@@ -39,6 +39,8 @@ struct EngineOptions {
   std::string fitness = "measured";
   /// Bundles go to workDir/bundles/<name>.
   std::string workDir;
+  /// Threads compiling candidates (one MLIRContext, one kernel parse).
+  int64_t jobs = 1;
   /// Testing only: kill -9 this process after this many archive writes.
   int64_t killAfter = 0;
 };
@@ -86,8 +88,22 @@ private:
   Proposal propose(Rng &rng);
   Assignment randomAssignment(Rng &rng);
   const CandidateRecord &selectParent(Rng &rng);
-  bool compileInto(CandidateRecord &record, const Proposal &proposal,
-                   std::string &error);
+  /// One candidate being compiled on a worker thread.
+  struct PendingCompile {
+    std::string name;
+    Assignment assignment;
+    mlir::OwningOpRef<mlir::ModuleOp> schedule;
+    size_t position = 0;
+    CompiledCandidate result;
+  };
+  /// Fills a new record's knobs, parents, operator and script; false when a
+  /// constraint refuses it (the record says why).
+  bool prepare(CandidateRecord &record, const Proposal &proposal,
+               std::string &error);
+  void fill(CandidateRecord &record, const CompiledCandidate &candidate,
+            const Assignment &assignment);
+  /// Compiles `work` on options.jobs threads of the one MLIRContext.
+  void compileAll(std::vector<PendingCompile> &work);
   void evaluated(CandidateRecord &record, const EvalReport &report);
   bool write(CandidateRecord &record, bool insert, std::string &error);
   void rebuildElites(int64_t beforeRound);
