@@ -477,8 +477,10 @@ Engine::Outcome Engine::run(std::string &error) {
     if (!requests.empty()) {
       if (!evaluator.submit(round, requests, error))
         return Outcome::Error;
-      if (evaluator.pending())
+      if (evaluator.pending()) {
+        report(round, true); // compiled; the reports come later
         return Outcome::Pending;
+      }
       while (std::optional<EvalReport> reportIn = evaluator.next()) {
         auto it = byName.find(reportIn->id);
         if (it == byName.end())
