@@ -122,10 +122,16 @@ static bool copyFolder(llvm::StringRef from, llvm::StringRef to) {
 static bool writeBatchList(llvm::StringRef file, llvm::StringRef taskDir,
                            llvm::ArrayRef<EvalRequest> requests,
                            const EvaluatorOptions &options, std::string &error) {
+  // Absolute paths, as the contract says: the runner may run elsewhere.
+  auto absolute = [](llvm::StringRef dir) {
+    llvm::SmallString<256> path(dir);
+    fs::make_absolute(path);
+    return path.str().str();
+  };
   llvm::json::Array bundles;
   for (const EvalRequest &request : requests)
-    bundles.push_back(llvm::json::Object{{"id", request.id}, {"dir", request.bundleDir}});
-  llvm::json::Object list{{"task_dir", taskDir.str()},
+    bundles.push_back(llvm::json::Object{{"id", request.id}, {"dir", absolute(request.bundleDir)}});
+  llvm::json::Object list{{"task_dir", absolute(taskDir)},
                           {"target", options.target},
                           {"timing", options.timing},
                           {"bundles", std::move(bundles)}};
