@@ -341,8 +341,9 @@ void Engine::report(int64_t round, bool roundFinished) {
 
 Engine::Outcome Engine::run(std::string &error) {
   records = archive.candidates();
-  // Archived candidates of the round being (re)generated, by index.
   for (int64_t round = archive.finishedRounds();; ++round) {
+    // Archived candidates of the round being (re)generated, by index; the
+    // state of the rounds before it (seen choices, IR hashes, elites).
     std::map<int64_t, size_t> archived;
     int64_t measuredBefore = 0;
     seen.clear();
