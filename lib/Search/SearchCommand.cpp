@@ -239,6 +239,11 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (archivePath.empty())
     archivePath = taskName + "-search.db";
   bool existed = fs::exists(archivePath);
+  llvm::StringRef archiveFolder = path::parent_path(archivePath);
+  if (!existed && !archiveFolder.empty())
+    if (std::error_code ec = fs::create_directories(archiveFolder))
+      return fail("cannot create the folder of --archive " + archivePath + ": " +
+                  ec.message());
   if (resume && !existed)
     return fail("--resume: there is no archive " + archivePath + " to resume");
   std::unique_ptr<Archive> archive = Archive::open(archivePath, error);
