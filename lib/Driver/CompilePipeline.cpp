@@ -212,20 +212,31 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
       return error(schedulePath, "the schedule left invalid IR");
   }
 
+  return compileScheduledModule(*module, *task, options, diagnostics, result);
+}
+
+LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
+                                     const CompileOptions &options,
+                                     DiagnosticCollector &diagnostics,
+                                     CompileResult &result) {
+  auto error = [&](const Twine &where, const Twine &message) {
+    diagnostics.add("error", where.str(), message.str());
+    return failure();
+  };
   // Verify.
   if (options.verify) {
     StageTimer timer(result.times.verify);
-    if (failed(verifyStage(*module, *task, result.verification)))
+    if (failed(verifyStage(module, task, result.verification)))
       return failure();
   }
 
   FailureOr<llvm::json::Object> manifest =
-      buildManifest(*module, *task, options.target);
+      buildManifest(module, task, options.target);
   if (failed(manifest))
     return failure();
   std::string salt = std::string(compilerVersion()) + "|" + options.target +
                      (options.verify ? "|verified" : "|unverified");
-  std::string hash = hashModule(*module, salt);
+  std::string hash = hashModule(module, salt);
   (*manifest)["compiler"] = llvm::json::Object{{"name", "kbench"},
                                                {"version", compilerVersion()}};
   (*manifest)["ir_hash"] = hash;
@@ -260,8 +271,8 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
       return error(staging, "cannot create the bundle folder");
     LogicalResult lowered =
         options.target == "host"
-            ? hostBackendStage(*module, staging, *manifest, result.times)
-            : gpuBackendStage(*module, staging, *manifest, result.times);
+            ? hostBackendStage(module, staging, *manifest, result.times)
+            : gpuBackendStage(module, staging, *manifest, result.times);
     if (failed(lowered))
       return failure();
     if (failed(writeManifest(staging, *manifest)))

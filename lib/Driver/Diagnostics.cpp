@@ -43,7 +43,12 @@ static std::string locationString(Location loc) {
 
 DiagnosticCollector::DiagnosticCollector(MLIRContext &context, bool echo)
     : echo(echo), context(context) {
+  // Only this thread's diagnostics: the search compiles candidates on
+  // several threads of one context, each with its own collector; the others
+  // pass on to the collector of their own thread.
   handler = context.getDiagEngine().registerHandler([this](Diagnostic &diag) {
+    if (std::this_thread::get_id() != owner)
+      return failure();
     std::string location = locationString(diag.getLocation());
     add(severityName(diag.getSeverity()), location, diag.str());
     for (Diagnostic &note : diag.getNotes())

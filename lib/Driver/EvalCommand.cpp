@@ -22,8 +22,7 @@ namespace path = llvm::sys::path;
 
 namespace kbench::driver {
 
-/// kbench-run is installed next to kbench.
-static std::string findRunner(const char *argv0) {
+std::string findRunner(const char *argv0) {
   std::string self = fs::getMainExecutable(argv0, (void *)&findRunner);
   llvm::SmallString<256> runner(path::parent_path(self));
   path::append(runner, "kbench-run");
@@ -34,7 +33,7 @@ static std::string findRunner(const char *argv0) {
   return "";
 }
 
-static bool hasNvidiaGpu() { return fs::exists("/dev/nvidiactl"); }
+bool hasNvidiaGpu() { return fs::exists("/dev/nvidiactl"); }
 
 int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   CompileOptions options;

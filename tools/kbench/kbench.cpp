@@ -1,11 +1,12 @@
 //===- kbench.cpp - The kbench command-line tool --------------------------===//
 //
-// `kbench <command> [args]`: compile, verify, eval, tasks, mutate. Each command lives
+// `kbench <command> [args]`: compile, verify, eval, tasks, mutate, search. Each command lives
 // in lib/Driver; this file only dispatches.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Driver/Driver.h"
+#include "kbench/Search/SearchCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -22,7 +23,9 @@ static void printUsage(llvm::raw_ostream &os) {
         "                     coverage, or print a counterexample\n"
         "  eval TASK_DIR      compile, then check and time with kbench-run\n"
         "  tasks [DIR]        list the tasks in a folder (default tasks/)\n"
-        "  mutate TASK_DIR    write one mutant of a kernel (mutation analysis)\n\n"
+        "  mutate TASK_DIR    write one mutant of a kernel (mutation analysis)\n"
+        "  search TASK_DIR    search the task's schedule space (MAP-Elites,\n"
+        "                     SQLite archive)\n\n"
         "Run 'kbench <command> --help' for a command's flags.\n";
 }
 
@@ -43,6 +46,8 @@ int main(int argc, char **argv) {
     return kbench::driver::runEvalCommand(rest, argv[0]);
   if (command == "tasks")
     return kbench::driver::runTasksCommand(rest);
+  if (command == "search")
+    return kbench::search::runSearchCommand(rest, argv[0]);
   if (command == "mutate")
     return kbench::driver::runMutateCommand(rest);
   llvm::errs() << "kbench: unknown command '" << command << "'\n\n";

@@ -10,6 +10,7 @@
 #define KBENCH_DRIVER_COMPILEPIPELINE_H
 
 #include "kbench/Driver/Diagnostics.h"
+#include "kbench/Target/Bundle/Manifest.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -55,6 +56,17 @@ mlir::LogicalResult compileTask(mlir::MLIRContext &context,
                                 const CompileOptions &options,
                                 DiagnosticCollector &diagnostics,
                                 CompileResult &result);
+
+/// The stages of compileTask after the schedule: verify (unless
+/// `options.verify` is off), hash, cache, lower for `options.target` and write
+/// the bundle to `options.outputDir`. `module` is the scheduled kernel module
+/// (the search applies its own schedules to a kernel parsed once); it may be
+/// modified by the lowering.
+mlir::LogicalResult compileScheduledModule(mlir::ModuleOp module,
+                                           const TaskSignature &task,
+                                           const CompileOptions &options,
+                                           DiagnosticCollector &diagnostics,
+                                           CompileResult &result);
 
 /// Fills in the defaults of `options`: kernelPath <taskDir>/kernel.mlir;
 /// schedulePath <taskDir>/schedules/default.mlir when it exists, cleared for

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace kbench::driver {
@@ -24,8 +25,10 @@ struct CollectedDiagnostic {
   std::string message;
 };
 
-/// Records every diagnostic emitted on `context` while alive; when `echo` is
-/// set it also prints them to stderr in MLIR's text form.
+/// Records every diagnostic emitted on `context` by the thread that created
+/// it while alive (so that threads compiling in one context each collect
+/// their own); when `echo` is set it also prints them to stderr in MLIR's
+/// text form.
 class DiagnosticCollector {
 public:
   DiagnosticCollector(mlir::MLIRContext &context, bool echo);
@@ -42,6 +45,7 @@ private:
   bool echo;
   mlir::MLIRContext &context;
   mlir::DiagnosticEngine::HandlerID handler;
+  std::thread::id owner = std::this_thread::get_id();
 };
 
 } // namespace kbench::driver

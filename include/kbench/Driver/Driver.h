@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <string>
+
 namespace kbench::driver {
 
 /// Each returns the process exit code; `args` excludes the program and the
@@ -19,6 +21,12 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args);
 int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0);
 int runTasksCommand(llvm::ArrayRef<const char *> args);
 int runMutateCommand(llvm::ArrayRef<const char *> args);
+
+/// The kbench-run next to this kbench, else on PATH; "" when there is none.
+std::string findRunner(const char *argv0);
+
+/// Whether this machine has an NVIDIA GPU (/dev/nvidiactl).
+bool hasNvidiaGpu();
 
 } // namespace kbench::driver
 

@@ -17,6 +17,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <thread>
+
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::tile;
@@ -62,7 +64,13 @@ void kbench::transform::setParam(KernelOp kernel, StringRef name, int64_t value,
 std::optional<KnobFailure> kbench::transform::verifyKernel(KernelOp kernel) {
   std::optional<KnobFailure> failure;
   {
+    // Only this thread's diagnostics: kbench search applies schedules on
+    // several threads of one context, and another thread's error must
+    // neither be swallowed here nor fail this kernel.
+    std::thread::id self = std::this_thread::get_id();
     ScopedDiagnosticHandler capture(kernel.getContext(), [&](Diagnostic &diag) {
+      if (std::this_thread::get_id() != self)
+        return mlir::failure(); // not ours: the next handler takes it
       if (diag.getSeverity() == DiagnosticSeverity::Error && !failure)
         failure = KnobFailure{
             "the edited kernel does not verify: " + diag.str(),

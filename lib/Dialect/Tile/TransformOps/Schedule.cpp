@@ -35,10 +35,15 @@ LogicalResult kbench::applySchedule(ModuleOp module, StringRef schedulePath) {
     return emitError(fileLoc) << "schedule file '" << schedulePath
                               << "' does not parse (see the errors above)";
 
-  auto entry = schedule->lookupSymbol<mlir::transform::NamedSequenceOp>(
+  return applyScheduleModule(module, *schedule, schedulePath);
+}
+
+LogicalResult kbench::applyScheduleModule(ModuleOp module, ModuleOp schedule,
+                                          StringRef schedulePath) {
+  auto entry = schedule.lookupSymbol<mlir::transform::NamedSequenceOp>(
       kScheduleEntryPoint);
   if (!entry)
-    return emitError(schedule->getLoc())
+    return emitError(schedule.getLoc())
            << "schedule file '" << schedulePath
            << "' has no transform.named_sequence @" << kScheduleEntryPoint
            << "; define one taking the module (%root: !transform.any_op "

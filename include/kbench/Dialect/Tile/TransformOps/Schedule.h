@@ -34,6 +34,13 @@ inline constexpr llvm::StringLiteral kScheduleEntryPoint = "__transform_main";
 mlir::LogicalResult applySchedule(mlir::ModuleOp module,
                                   llvm::StringRef schedulePath);
 
+/// applySchedule for a schedule already parsed into `schedule` (the search
+/// parses its space once and applies it many times). `schedulePath` names the
+/// schedule in messages.
+mlir::LogicalResult applyScheduleModule(mlir::ModuleOp module,
+                                        mlir::ModuleOp schedule,
+                                        llvm::StringRef schedulePath);
+
 } // namespace kbench
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_SCHEDULE_H

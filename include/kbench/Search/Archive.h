@@ -1,0 +1,86 @@
+//===- Archive.h - The search archive in SQLite ------------------*- C++ -*-===//
+//
+// Every candidate of a search, durably: its script, knob values, parents,
+// operator, IR and PTX hashes, how far it got, diagnostics, evaluation and
+// timestamps. SQLite in WAL mode; each candidate is written in its own
+// transaction the moment it is compiled and again when its report is in, so
+// `kill -9` loses at most the candidate in hand. The schema carries a
+// version (table schema_version) and is brought up to date by an ordered
+// list of migrations when an archive is opened (docs/search.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_SEARCH_ARCHIVE_H
+#define KBENCH_SEARCH_ARCHIVE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace kbench::search {
+
+/// The schema version this kbench writes.
+inline constexpr int kArchiveSchemaVersion = 1;
+
+/// The settings a search was started with; a resumed search must match.
+struct RunRecord {
+  std::string task, target, spaceHash, fitness, evaluator;
+  int64_t seed = 0, roundSize = 0, budget = 0;
+};
+
+/// One candidate row (knobs, parents, diagnostics, descriptors: JSON text).
+struct CandidateRecord {
+  int64_t id = 0; // 0 until inserted
+  int64_t round = 0, index = 0;
+  std::string knobs, script, parents, op, stage, irHash, ptxHash, duplicateOf,
+      diagnostics, descriptors, cell, bundle;
+  double compileMs = 0;
+  // Evaluation (evalStatus empty until the report is in).
+  std::string evalStatus, verdict, fitnessKind, report;
+  std::optional<double> fitness, candidateUs, eagerUs, torchCompileUs,
+      percentOfFloor;
+  double evalMs = 0;
+};
+
+class Archive {
+public:
+  /// Opens (creating if needed) and migrates the archive at `file`.
+  static std::unique_ptr<Archive> open(llvm::StringRef file, std::string &error);
+  ~Archive();
+
+  /// The run record, if the archive holds a search.
+  std::optional<RunRecord> getRun();
+  bool setRun(const RunRecord &run, std::string &error);
+  /// Updates the budget of a resumed run.
+  bool setBudget(int64_t budget, std::string &error);
+
+  /// Inserts `record` (sets its id) in one transaction.
+  bool insert(CandidateRecord &record, std::string &error);
+  /// Stores the evaluation fields of record `record.id`.
+  bool storeEvaluation(const CandidateRecord &record, std::string &error);
+  /// Marks a round finished.
+  bool finishRound(int64_t round, std::string &error);
+  /// Rounds finished so far (0, 1, ... n-1 when n).
+  int64_t finishedRounds();
+
+  /// Every candidate, by id.
+  std::vector<CandidateRecord> candidates();
+
+  /// The schema version stored in the file.
+  int schemaVersion();
+
+private:
+  Archive() = default;
+  bool exec(const char *sql, std::string &error);
+  sqlite3 *db = nullptr;
+};
+
+} // namespace kbench::search
+
+#endif // KBENCH_SEARCH_ARCHIVE_H

@@ -1,0 +1,132 @@
+//===- Engine.h - MAP-Elites over a space's knobs ----------------*- C++ -*-===//
+//
+// The search loop: rounds of candidates proposed from a MAP-Elites archive
+// (one elite per cell; cells from the IR and ptxas: bytes per thread,
+// registers or warps, structural alternative) by knob mutation, uniform
+// crossover and random restarts, filtered before evaluation (constraints,
+// transform legality, IR-hash dedupe, tile-verify, ptxas spills), then
+// evaluated a round at a time.
+//
+// Determinism: round r's proposals depend only on the seed, r and the
+// archive's candidates of rounds < r (their knobs, IR hashes and fitness),
+// with a private SplitMix64 generator. A resumed search regenerates the
+// round it was killed in and reuses every candidate already archived, so
+// with the same measurements it ends where an uninterrupted one does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_SEARCH_ENGINE_H
+#define KBENCH_SEARCH_ENGINE_H
+
+#include "kbench/Search/Archive.h"
+#include "kbench/Search/Candidate.h"
+#include "kbench/Search/Evaluator.h"
+#include "kbench/Search/Space.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace kbench::search {
+
+struct EngineOptions {
+  /// Candidates to evaluate (measured), over the whole search.
+  int64_t budget = 32;
+  uint64_t seed = 0;
+  int64_t roundSize = 8;
+  /// "measured" (speedup over eager from the reports; 1 for a pass without
+  /// timing) or "model" (the documented cost proxy, not a measurement).
+  std::string fitness = "measured";
+  /// Bundles go to workDir/bundles/<name>.
+  std::string workDir;
+  /// Threads compiling candidates (one MLIRContext, one kernel parse).
+  int64_t jobs = 1;
+  /// Testing only: kill -9 this process after this many archive writes.
+  int64_t killAfter = 0;
+};
+
+/// What the progress line shows.
+struct Progress {
+  int64_t round = 0, measured = 0, budget = 0, proposed = 0, rejected = 0;
+  double compiledPerSecond = 0;
+  std::optional<double> bestFitness, bestPercentOfFloor, bestVsTorchCompile;
+  std::string bestName, fitnessKind;
+  bool roundFinished = false;
+};
+
+class Engine {
+public:
+  enum class Outcome { Done, Exhausted, Pending, Error };
+
+  Engine(Space &space, TaskCompiler &compiler, Archive &archive,
+         Evaluator &evaluator, EngineOptions options,
+         std::function<void(const Progress &)> onProgress);
+
+  /// Runs (or resumes) the search until the budget is spent, the space has
+  /// no new candidate, or a round waits for another machine.
+  Outcome run(std::string &error);
+
+  /// The best evaluated candidate so far (highest fitness, earliest on ties).
+  std::optional<CandidateRecord> best() const;
+
+  /// The cost proxy of --fitness model (docs/search.md).
+  static double modelFitness(const Descriptors &d);
+
+  /// The MAP-Elites cell of a candidate.
+  static std::string cellOf(const Descriptors &d, llvm::StringRef alternatives);
+
+  /// The name of candidate `index` of round `round` ("c<round>-<index>").
+  static std::string nameOf(int64_t round, int64_t index);
+
+private:
+  struct Proposal {
+    Assignment assignment;
+    std::string op;
+    std::vector<std::string> parents;
+  };
+  class Rng;
+  Proposal propose(Rng &rng);
+  Assignment randomAssignment(Rng &rng);
+  const CandidateRecord &selectParent(Rng &rng);
+  /// One candidate being compiled on a worker thread.
+  struct PendingCompile {
+    std::string name;
+    Assignment assignment;
+    mlir::OwningOpRef<mlir::ModuleOp> schedule;
+    size_t position = 0;
+    CompiledCandidate result;
+  };
+  /// Fills a new record's knobs, parents, operator and script; false when a
+  /// constraint refuses it (the record says why).
+  bool prepare(CandidateRecord &record, const Proposal &proposal,
+               std::string &error);
+  void fill(CandidateRecord &record, const CompiledCandidate &candidate,
+            const Assignment &assignment);
+  /// Compiles `work` on options.jobs threads of the one MLIRContext.
+  void compileAll(std::vector<PendingCompile> &work);
+  void evaluated(CandidateRecord &record, const EvalReport &report);
+  bool write(CandidateRecord &record, bool insert, std::string &error);
+  void rebuildElites(int64_t beforeRound);
+  std::string keyOf(const Assignment &assignment) const;
+  std::optional<Assignment> assignmentOf(const CandidateRecord &record) const;
+  void report(int64_t round, bool roundFinished);
+
+  Space &space;
+  TaskCompiler &compiler;
+  Archive &archive;
+  Evaluator &evaluator;
+  EngineOptions options;
+  std::function<void(const Progress &)> onProgress;
+
+  std::vector<CandidateRecord> records;
+  /// cell -> index into records of its elite.
+  std::map<std::string, size_t> elites;
+  std::set<std::string> seen;
+  std::map<std::string, std::string> irHashes;
+  int64_t writes = 0, proposed = 0, rejected = 0, compiled = 0;
+  double compileSeconds = 0;
+};
+
+} // namespace kbench::search
+
+#endif // KBENCH_SEARCH_ENGINE_H

@@ -1,0 +1,106 @@
+//===- Evaluator.h - Rounds of bundles out, reports in -----------*- C++ -*-===//
+//
+// The engine talks to whatever measures candidates through one interface: it
+// submits a round of bundles and collects the reports as they come in.
+// Implementations:
+//   - local: kbench-run on this machine, one process per bundle (a faulting
+//     kernel poisons its own process only), or one `kbench-run --batch`
+//     process per round when the runner has batch mode;
+//   - round trip: the round is written to a folder (bundles, task.json and a
+//     batch list), a command is run on it (e.g. one that ships it to a GPU
+//     machine and back), and the reports it leaves are read. Without a
+//     command the search stops after writing the round; `--resume` reads
+//     the reports once they are there (compile here, measure there).
+// The batch contract (docs/search.md):
+//   LIST.json  {"task_dir", "bundles": [{"id", "dir"}], "timing": "none" |
+//               "screen" | "full", "target"}
+//   OUTDIR/<id>/report.json per bundle, OUTDIR/batch.jsonl one line per
+//   bundle {"id", "status": "ok" | "fault" | "timeout" | ..., "exit"}.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_SEARCH_EVALUATOR_H
+#define KBENCH_SEARCH_EVALUATOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench::search {
+
+struct EvalRequest {
+  std::string id;
+  std::string bundleDir;
+};
+
+/// What the engine needs from a report.json (kbench-report/1).
+struct EvalReport {
+  std::string id;
+  /// "ok" when a report was read; else why not ("fault", "timeout",
+  /// "missing", "unreadable", ...).
+  std::string status;
+  /// The report's verdict: "pass", "fail" or "error" ("" without a report).
+  std::string verdict;
+  int exitCode = -1;
+  /// Medians at the first timed shape, in microseconds.
+  std::optional<double> candidateUs, eagerUs, torchCompileUs, percentOfFloor;
+  std::string reportPath;
+  double seconds = 0;
+};
+
+/// Reads `reportFile` into an EvalReport (status "missing" / "unreadable"
+/// when it cannot).
+EvalReport readReport(llvm::StringRef id, llvm::StringRef reportFile);
+
+class Evaluator {
+public:
+  virtual ~Evaluator();
+  /// A one-line description for the archive and progress line.
+  virtual std::string describe() const = 0;
+  /// Starts evaluating the bundles of round `round`. Failure (with `error`)
+  /// means nothing of the round will come back.
+  virtual bool submit(int64_t round, llvm::ArrayRef<EvalRequest> requests,
+                      std::string &error) = 0;
+  /// The next report of the submitted round, in completion order; nullopt
+  /// when every report of the round is in, or when the round must be
+  /// finished elsewhere (pending() says so).
+  virtual std::optional<EvalReport> next() = 0;
+  /// True when the round was handed to another machine and its reports are
+  /// not here yet (the search stops; --resume ingests them later).
+  virtual bool pending() const { return false; }
+};
+
+struct EvaluatorOptions {
+  std::string taskDir, target;
+  /// "none", "screen" or "full" (docs/search.md).
+  std::string timing = "none";
+  /// Seconds without progress before kbench-run's watchdog kills a bundle.
+  std::string timeout;
+};
+
+/// kbench-run on this machine (`runner` is its path).
+std::unique_ptr<Evaluator> createLocalEvaluator(const EvaluatorOptions &options,
+                                                llvm::StringRef runner,
+                                                llvm::StringRef workDir);
+
+/// The round trip through `roundsDir`: round r goes to
+/// roundsDir/round-<r>/ (bundles/, task/, batch.json, out/), then `command`
+/// runs with that folder as its argument; empty `command`: wait for another
+/// machine.
+std::unique_ptr<Evaluator>
+createRoundTripEvaluator(const EvaluatorOptions &options,
+                         llvm::StringRef roundsDir, llvm::StringRef command);
+
+/// The folder of round `round` under `roundsDir`.
+std::string roundFolder(llvm::StringRef roundsDir, int64_t round);
+
+/// Whether `runner --help` lists --batch.
+bool runnerHasBatchMode(llvm::StringRef runner);
+
+} // namespace kbench::search
+
+#endif // KBENCH_SEARCH_EVALUATOR_H

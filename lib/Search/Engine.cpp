@@ -1,0 +1,507 @@
+//===- Engine.cpp - MAP-Elites over a space's knobs -----------------------===//
+//
+// One round: propose until `roundSize` new candidates compiled (or the space
+// has nothing new), archive each as it is compiled, evaluate the round, archive
+// each report as it arrives, then mark the round finished. Parent selection,
+// mutation and crossover follow MetaSchedule / MAP-Elites practice: half the
+// parents uniform over occupied cells (diversity), half by a two-way fitness
+// tournament (pressure); mutations step a knob to its neighbouring option
+// (tile x2 / /2) or re-draw it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Search/Engine.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include "mlir/Parser/Parser.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <thread>
+
+using namespace mlir;
+namespace path = llvm::sys::path;
+
+namespace kbench::search {
+
+/// SplitMix64: a tiny generator whose sequence is fixed by its seed on every
+/// platform (std::uniform_int_distribution is not).
+class Engine::Rng {
+public:
+  Rng(uint64_t seed, int64_t round)
+      : state(seed * 0x9E3779B97F4A7C15ull ^ (uint64_t(round) + 1) * 0xBF58476D1CE4E5B9ull) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+
+private:
+  uint64_t state;
+};
+
+Engine::Engine(Space &space, TaskCompiler &compiler, Archive &archive,
+               Evaluator &evaluator, EngineOptions options,
+               std::function<void(const Progress &)> onProgress)
+    : space(space), compiler(compiler), archive(archive), evaluator(evaluator),
+      options(std::move(options)), onProgress(std::move(onProgress)) {}
+
+std::string Engine::nameOf(int64_t round, int64_t index) {
+  return llvm::formatv("c{0}-{1}", round, index).str();
+}
+
+double Engine::modelFitness(const Descriptors &d) {
+  // Memory-bound kernels want many bytes in flight per thread and wide
+  // accesses, and lose occupancy past 128 registers. A proxy, not a
+  // measurement: it only makes host-target searches rank deterministically.
+  double fitness = std::min<double>(d.bytesPerThread, 256) / 256.0 *
+                   std::min<double>(d.accessBytes, 16) / 16.0;
+  if (d.registers > 128)
+    fitness *= 128.0 / double(d.registers);
+  return fitness;
+}
+
+std::string Engine::cellOf(const Descriptors &d, llvm::StringRef alternatives) {
+  auto log2Floor = [](int64_t v) {
+    int64_t bits = 0;
+    while (v > 1) {
+      v >>= 1;
+      ++bits;
+    }
+    return bits;
+  };
+  std::string cell = "b" + std::to_string(std::min<int64_t>(
+                               log2Floor(std::max<int64_t>(d.bytesPerThread, 1)), 10));
+  if (d.registers >= 0)
+    cell += "/r" + std::to_string(std::min<int64_t>(d.registers / 32, 7));
+  else
+    cell += "/w" + std::to_string(log2Floor(std::max<int64_t>(d.numWarps, 1)));
+  if (!alternatives.empty())
+    cell += "/a" + alternatives.str();
+  return cell;
+}
+
+std::string Engine::keyOf(const Assignment &assignment) const {
+  std::vector<std::string> parts;
+  for (int64_t index : assignment)
+    parts.push_back(std::to_string(index));
+  return llvm::join(parts, ",");
+}
+
+std::optional<Assignment> Engine::assignmentOf(const CandidateRecord &record) const {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(record.knobs);
+  if (!value) {
+    llvm::consumeError(value.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *object = value->getAsObject();
+  if (!object)
+    return std::nullopt;
+  Assignment assignment;
+  for (const Knob &knob : space.getKnobs()) {
+    std::optional<int64_t> v = object->getInteger(knob.name);
+    auto it = v ? llvm::find(knob.options, *v) : knob.options.end();
+    if (it == knob.options.end())
+      return std::nullopt;
+    assignment.push_back(it - knob.options.begin());
+  }
+  return assignment;
+}
+
+Assignment Engine::randomAssignment(Rng &rng) {
+  Assignment assignment;
+  for (const Knob &knob : space.getKnobs())
+    assignment.push_back(rng.below(knob.options.size()));
+  return assignment;
+}
+
+void Engine::rebuildElites(int64_t beforeRound) {
+  elites.clear();
+  for (size_t i = 0; i < records.size(); ++i) {
+    const CandidateRecord &r = records[i];
+    if (r.round >= beforeRound || !r.fitness || r.cell.empty())
+      continue;
+    auto [it, inserted] = elites.emplace(r.cell, i);
+    if (!inserted && *r.fitness > *records[it->second].fitness)
+      it->second = i;
+  }
+}
+
+const CandidateRecord &Engine::selectParent(Rng &rng) {
+  std::vector<size_t> list;
+  for (const auto &[cell, index] : elites)
+    list.push_back(index);
+  if (rng.uniform() < 0.5)
+    return records[list[rng.below(list.size())]];
+  const CandidateRecord &a = records[list[rng.below(list.size())]];
+  const CandidateRecord &b = records[list[rng.below(list.size())]];
+  if (*b.fitness > *a.fitness || (*b.fitness == *a.fitness && b.id < a.id))
+    return b;
+  return a;
+}
+
+Engine::Proposal Engine::propose(Rng &rng) {
+  if (elites.empty() || rng.uniform() < 0.1)
+    return {randomAssignment(rng), "random", {}};
+  const std::vector<Knob> &knobs = space.getKnobs();
+  const CandidateRecord &first = selectParent(rng);
+  Assignment child = *assignmentOf(first);
+  std::vector<std::string> parents = {nameOf(first.round, first.index)};
+  std::string op = "mutate";
+  if (rng.uniform() < 0.35) {
+    const CandidateRecord &second = selectParent(rng);
+    Assignment other = *assignmentOf(second);
+    for (size_t k = 0; k < child.size(); ++k)
+      if (rng.uniform() < 0.5)
+        child[k] = other[k];
+    parents.push_back(nameOf(second.round, second.index));
+    op = "crossover";
+  } else {
+    size_t changes = rng.below(3) == 0 ? 2 : 1;
+    for (size_t c = 0; c < changes; ++c) {
+      size_t k = rng.below(knobs.size());
+      int64_t n = knobs[k].options.size();
+      if (n < 2)
+        continue;
+      if (knobs[k].isAlternatives || rng.uniform() < 0.25) {
+        child[k] = (child[k] + 1 + int64_t(rng.below(n - 1))) % n;
+        continue;
+      }
+      // A step to the neighbouring option (x2 or /2 on power-of-two lists).
+      int64_t step = rng.below(2) ? 1 : -1;
+      if (child[k] + step < 0 || child[k] + step >= n)
+        step = -step;
+      child[k] += step;
+    }
+  }
+  return {std::move(child), op, std::move(parents)};
+}
+
+bool Engine::write(CandidateRecord &record, bool insert, std::string &error) {
+  bool ok = insert ? archive.insert(record, error)
+                   : archive.storeEvaluation(record, error);
+  if (ok && options.killAfter > 0 && ++writes == options.killAfter)
+    std::raise(SIGKILL); // the kill -9 test: nothing after this write survives
+  return ok;
+}
+
+bool Engine::prepare(CandidateRecord &record, const Proposal &proposal,
+                     std::string &error) {
+  SymbolValues values = space.values(proposal.assignment);
+  llvm::json::Object knobs;
+  for (const auto &[name, value] : values)
+    knobs[name] = value;
+  record.knobs = llvm::formatv("{0}", llvm::json::Value(std::move(knobs))).str();
+  llvm::json::Array parents;
+  for (const std::string &parent : proposal.parents)
+    parents.push_back(parent);
+  record.parents = llvm::formatv("{0}", llvm::json::Value(std::move(parents))).str();
+  record.op = proposal.op;
+  space.select(proposal.assignment);
+  record.script = space.print();
+  std::optional<std::string> broken = space.checkConstraints(proposal.assignment);
+  if (!broken)
+    return true;
+  record.stage = "constraints";
+  record.diagnostics =
+      llvm::formatv("{0}", llvm::json::Value(llvm::json::Array{llvm::json::Object{
+                               {"severity", "error"}, {"location", ""}, {"message", *broken}}}))
+          .str();
+  record.descriptors = "{}";
+  return false;
+}
+
+void Engine::fill(CandidateRecord &record, const CompiledCandidate &candidate,
+                  const Assignment &assignment) {
+  std::string alternatives;
+  for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
+    if (knob.isAlternatives)
+      alternatives += std::to_string(index);
+  llvm::json::Object feedback = toFeedbackJSON(candidate);
+  record.stage = candidate.stage;
+  record.irHash = candidate.irHash;
+  record.ptxHash = candidate.ptxHash;
+  record.duplicateOf = candidate.duplicateOf;
+  record.diagnostics =
+      llvm::formatv("{0}", llvm::json::Value(std::move(*feedback.getArray("diagnostics")))).str();
+  record.descriptors =
+      llvm::formatv("{0}", llvm::json::Value(candidate.descriptors.toJSON())).str();
+  if (candidate.ok())
+    record.cell = cellOf(candidate.descriptors, alternatives);
+  record.bundle = candidate.bundleDir;
+  record.compileMs = candidate.totalMs;
+}
+
+void Engine::compileAll(std::vector<PendingCompile> &work) {
+  auto findDuplicate = [&](llvm::StringRef hash) -> std::optional<std::string> {
+    // Read-only while the workers run: irHashes changes only between chunks.
+    auto it = irHashes.find(hash.str());
+    if (it == irHashes.end())
+      return std::nullopt;
+    return it->second;
+  };
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < work.size();) {
+      PendingCompile &item = work[i];
+      llvm::SmallString<256> bundle(options.workDir);
+      path::append(bundle, "bundles", item.name);
+      item.result = compiler.compile(*item.schedule, item.name, bundle, findDuplicate);
+    }
+  };
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int64_t t = 1; t < std::min<int64_t>(options.jobs, work.size()); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread &thread : threads)
+    thread.join();
+  compileSeconds += std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start).count();
+  compiled += work.size();
+}
+
+void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
+  record.evalStatus = report.status;
+  record.verdict = report.verdict;
+  record.report = report.reportPath;
+  record.evalMs = report.seconds * 1e3;
+  record.candidateUs = report.candidateUs;
+  record.eagerUs = report.eagerUs;
+  record.torchCompileUs = report.torchCompileUs;
+  record.percentOfFloor = report.percentOfFloor;
+  record.fitness.reset();
+  if (report.status != "ok" || report.verdict != "pass")
+    return;
+  if (options.fitness == "model") {
+    llvm::Expected<llvm::json::Value> value = llvm::json::parse(record.descriptors);
+    Descriptors d;
+    if (value) {
+      const llvm::json::Object *o = value->getAsObject();
+      d.bytesPerThread = o->getInteger("bytes_per_thread").value_or(0);
+      d.accessBytes = o->getInteger("access_bytes").value_or(0);
+      d.registers = o->getInteger("registers").value_or(-1);
+    } else {
+      llvm::consumeError(value.takeError());
+    }
+    record.fitness = modelFitness(d);
+    record.fitnessKind = "model (cost proxy, not a measurement)";
+  } else if (report.candidateUs && report.eagerUs && *report.candidateUs > 0) {
+    record.fitness = *report.eagerUs / *report.candidateUs;
+    record.fitnessKind = "speedup over eager (tf32 off)";
+  } else {
+    record.fitness = 1.0;
+    record.fitnessKind = "pass (no timing)";
+  }
+}
+
+std::optional<CandidateRecord> Engine::best() const {
+  const CandidateRecord *best = nullptr;
+  for (const CandidateRecord &r : records)
+    if (r.fitness && (!best || *r.fitness > *best->fitness))
+      best = &r;
+  if (!best)
+    return std::nullopt;
+  return *best;
+}
+
+void Engine::report(int64_t round, bool roundFinished) {
+  if (!onProgress)
+    return;
+  Progress p;
+  p.round = round;
+  p.budget = options.budget;
+  p.proposed = proposed;
+  p.rejected = rejected;
+  p.roundFinished = roundFinished;
+  for (const CandidateRecord &r : records)
+    if (!r.evalStatus.empty())
+      ++p.measured;
+  p.compiledPerSecond = compileSeconds > 0 ? compiled / compileSeconds : 0;
+  if (std::optional<CandidateRecord> b = best()) {
+    p.bestFitness = b->fitness;
+    p.bestName = nameOf(b->round, b->index);
+    p.fitnessKind = b->fitnessKind;
+    p.bestPercentOfFloor = b->percentOfFloor;
+    if (b->torchCompileUs && b->candidateUs && *b->candidateUs > 0)
+      p.bestVsTorchCompile = *b->torchCompileUs / *b->candidateUs;
+  }
+  onProgress(p);
+}
+
+Engine::Outcome Engine::run(std::string &error) {
+  records = archive.candidates();
+  for (int64_t round = archive.finishedRounds();; ++round) {
+    // Archived candidates of the round being (re)generated, by index; the
+    // state of the rounds before it (seen choices, IR hashes, elites).
+    std::map<int64_t, size_t> archived;
+    int64_t measuredBefore = 0;
+    seen.clear();
+    irHashes.clear();
+    for (size_t i = 0; i < records.size(); ++i) {
+      const CandidateRecord &r = records[i];
+      if (r.round == round)
+        archived[r.index] = i;
+      if (r.round >= round)
+        continue;
+      if (std::optional<Assignment> a = assignmentOf(r))
+        seen.insert(keyOf(*a));
+      if (!r.irHash.empty() && r.stage != "duplicate")
+        irHashes.emplace(r.irHash, nameOf(r.round, r.index));
+      if (r.stage == "compiled")
+        ++measuredBefore;
+    }
+    if (measuredBefore >= options.budget)
+      return Outcome::Done;
+    rebuildElites(round);
+    int64_t target = std::min(options.roundSize, options.budget - measuredBefore);
+    Rng rng(options.seed, round);
+    std::vector<size_t> toEvaluate;
+    int64_t nextIndex = 0, attempts = 0;
+    int64_t maxAttempts = 64 * std::max<int64_t>(options.roundSize, 1);
+    while (int64_t(toEvaluate.size()) < target && attempts < maxAttempts) {
+      // A chunk: as many proposals as candidates are still missing. Its size
+      // depends on the archive alone, never on --jobs, so results do too.
+      int64_t need = target - int64_t(toEvaluate.size());
+      std::vector<size_t> chunk;
+      std::vector<PendingCompile> work;
+      while (int64_t(chunk.size()) < need && attempts++ < maxAttempts) {
+        Proposal proposal = propose(rng);
+        if (!seen.insert(keyOf(proposal.assignment)).second)
+          continue;
+        ++proposed;
+        int64_t index = nextIndex++;
+        auto it = archived.find(index);
+        if (it != archived.end()) {
+          size_t position = it->second;
+          if (assignmentOf(records[position]) != proposal.assignment) {
+            error = "the archive's candidate " + nameOf(round, index) +
+                    " differs from what this search proposes there; the "
+                    "archive belongs to another space, seed or kbench version";
+            return Outcome::Error;
+          }
+          if (records[position].stage == "constraints")
+            ++rejected;
+          else
+            chunk.push_back(position);
+          continue;
+        }
+        CandidateRecord record;
+        record.round = round;
+        record.index = index;
+        if (!prepare(record, proposal, error)) {
+          if (!error.empty() || !write(record, /*insert=*/true, error))
+            return Outcome::Error;
+          records.push_back(std::move(record));
+          ++rejected;
+          report(round, false);
+          continue;
+        }
+        PendingCompile item;
+        item.name = nameOf(round, index);
+        item.assignment = proposal.assignment;
+        item.schedule = parseSourceString<ModuleOp>(
+            record.script, ParserConfig(space.getModule()->getContext()), item.name);
+        item.position = records.size();
+        records.push_back(std::move(record));
+        chunk.push_back(item.position);
+        work.push_back(std::move(item));
+      }
+      compileAll(work);
+      // In index order: duplicates inside the chunk, archive writes.
+      auto item = work.begin();
+      for (size_t position : chunk) {
+        CandidateRecord &record = records[position];
+        if (item != work.end() && item->position == position) {
+          CompiledCandidate &result = item->result;
+          auto earlier = result.irHash.empty() || result.stage == "duplicate"
+                             ? irHashes.end()
+                             : irHashes.find(result.irHash);
+          if (earlier != irHashes.end()) {
+            if (!result.bundleDir.empty())
+              llvm::sys::fs::remove_directories(result.bundleDir);
+            result.bundleDir.clear();
+            result.stage = "duplicate";
+            result.duplicateOf = earlier->second;
+          }
+          fill(record, result, item->assignment);
+          ++item;
+          if (!write(record, /*insert=*/true, error))
+            return Outcome::Error;
+        }
+        if (!record.irHash.empty() && record.stage != "duplicate")
+          irHashes.emplace(record.irHash, nameOf(record.round, record.index));
+        if (record.stage == "compiled")
+          toEvaluate.push_back(position);
+        else
+          ++rejected;
+        report(round, false);
+      }
+    }
+    if (toEvaluate.empty())
+      return Outcome::Exhausted;
+
+    std::vector<EvalRequest> requests;
+    std::map<std::string, size_t> byName;
+    for (size_t position : toEvaluate) {
+      CandidateRecord &record = records[position];
+      if (!record.evalStatus.empty())
+        continue; // evaluated before the kill
+      std::string name = nameOf(record.round, record.index);
+      llvm::SmallString<256> manifest(record.bundle);
+      path::append(manifest, "manifest.json");
+      if (record.bundle.empty() || !llvm::sys::fs::exists(manifest)) {
+        // The bundle is gone (a fresh work folder): compile it again.
+        Proposal again{*assignmentOf(record), record.op, {}};
+        space.select(again.assignment);
+        CompiledCandidate candidate = compiler.compile(
+            space.getModule(), name, record.bundle,
+            [](llvm::StringRef) { return std::nullopt; });
+        if (!candidate.ok()) {
+          error = "candidate " + name + " no longer compiles";
+          return Outcome::Error;
+        }
+      }
+      requests.push_back({name, record.bundle});
+      byName[name] = position;
+    }
+    if (!requests.empty()) {
+      if (!evaluator.submit(round, requests, error))
+        return Outcome::Error;
+      if (evaluator.pending()) {
+        report(round, true); // compiled; the reports come later
+        return Outcome::Pending;
+      }
+      while (std::optional<EvalReport> reportIn = evaluator.next()) {
+        auto it = byName.find(reportIn->id);
+        if (it == byName.end())
+          continue;
+        CandidateRecord &record = records[it->second];
+        evaluated(record, *reportIn);
+        if (!write(record, /*insert=*/false, error))
+          return Outcome::Error;
+        byName.erase(it);
+        report(round, false);
+      }
+      if (!byName.empty()) {
+        error = "the evaluator returned no report for " + byName.begin()->first;
+        return Outcome::Error;
+      }
+    }
+    if (!archive.finishRound(round, error))
+      return Outcome::Error;
+    report(round, true);
+  }
+}
+
+} // namespace kbench::search

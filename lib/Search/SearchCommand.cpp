@@ -1,0 +1,353 @@
+//===- SearchCommand.cpp - `kbench search` --------------------------------===//
+//
+// Thin: parse and check the flags, open the archive (checking that a resumed
+// search is the same search), build the space, the task compiler and the
+// evaluator, run the engine with a progress line, then export and report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Search/SearchCommand.h"
+
+#include "kbench/Driver/CommandLine.h"
+#include "kbench/Driver/CompilePipeline.h"
+#include "kbench/Driver/Driver.h"
+#include "kbench/Search/Engine.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+
+#include <ctime>
+
+using namespace mlir;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace kbench::search {
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "kbench search: " << message << "\n";
+  return 1;
+}
+
+/// Parses a flag's integer value; the message names the flag.
+static bool parseInteger(llvm::StringRef flag, const std::string &text,
+                         int64_t min, int64_t &out) {
+  if (text.empty())
+    return true;
+  if (llvm::StringRef(text).getAsInteger(10, out) || out < min) {
+    llvm::errs() << "kbench search: --" << flag << " '" << text
+                 << "' is not an integer >= " << min << "\n";
+    return false;
+  }
+  return true;
+}
+
+static std::string sha256(llvm::StringRef text) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+                         reinterpret_cast<const uint8_t *>(text.data()), text.size())),
+                     /*LowerCase=*/true);
+}
+
+/// Why a resumed archive is not this search, or "" when it is.
+static std::string runMismatch(const RunRecord &stored, const RunRecord &now) {
+  auto differ = [](const char *what, const std::string &a, const std::string &b) {
+    return a == b ? std::string()
+                  : std::string(what) + " '" + a + "', not '" + b + "'";
+  };
+  for (std::string why :
+       {differ("task", stored.task, now.task), differ("target", stored.target, now.target),
+        differ("seed", std::to_string(stored.seed), std::to_string(now.seed)),
+        differ("fitness", stored.fitness, now.fitness),
+        differ("round size", std::to_string(stored.roundSize), std::to_string(now.roundSize)),
+        differ("space (sha256)", stored.spaceHash.substr(0, 12), now.spaceHash.substr(0, 12))})
+    if (!why.empty())
+      return why;
+  return "";
+}
+
+static void printProgress(const Progress &p, bool terminal) {
+  if (!terminal && !p.roundFinished)
+    return;
+  std::string line = llvm::formatv(
+      "search: round {0}, {1}/{2} measured, {3} rejected, {4:F1} compiled/s",
+      p.round, p.measured, p.budget, p.rejected, p.compiledPerSecond);
+  if (p.bestFitness)
+    line += llvm::formatv(", best {0} {1:F3} ({2})", p.bestName, *p.bestFitness,
+                          p.fitnessKind)
+                .str();
+  if (p.bestPercentOfFloor)
+    line += llvm::formatv(", {0:F0}% of floor", *p.bestPercentOfFloor).str();
+  if (p.bestVsTorchCompile)
+    line += llvm::formatv(", {0:F2}x torch.compile", *p.bestVsTorchCompile).str();
+  if (terminal)
+    llvm::errs() << "\r\033[K" << line << (p.roundFinished ? "\n" : "");
+  else
+    llvm::errs() << line << "\n";
+  llvm::errs().flush();
+}
+
+static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
+                       const RunRecord &run, llvm::StringRef archivePath,
+                       std::string &error) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file, ec);
+  if (ec) {
+    error = "cannot write --export " + file.str() + ": " + ec.message();
+    return false;
+  }
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  os << "// Exported by kbench search " << date << " from " << archivePath << ":\n"
+     << "// candidate " << Engine::nameOf(best.round, best.index) << " (operator "
+     << best.op << ", parents " << best.parents << ") of task " << run.task
+     << ", target " << run.target << ", seed " << run.seed << ".\n"
+     << "// knobs " << best.knobs << "\n"
+     << "// fitness " << llvm::formatv("{0:F4}", *best.fitness) << " ("
+     << best.fitnessKind << "), ir_hash " << best.irHash << "\n";
+  if (best.candidateUs)
+    os << "// candidate " << llvm::formatv("{0:F2}", *best.candidateUs) << " us";
+  if (best.eagerUs)
+    os << ", eager " << llvm::formatv("{0:F2}", *best.eagerUs) << " us";
+  if (best.torchCompileUs)
+    os << ", torch.compile " << llvm::formatv("{0:F2}", *best.torchCompileUs) << " us";
+  if (best.candidateUs)
+    os << "\n";
+  os << best.script;
+  return true;
+}
+
+int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
+  std::string taskDir, target, budgetText, seedText, roundSizeText, archivePath,
+      workDir, exportPath, spacePath, kernelPath, fitness = "measured", timing,
+      roundsDir, evaluatorCmd, timeout, killAfterText, jobsText;
+  bool resume = false, json = false, printSpace = false;
+  driver::CommandLine cl(
+      "search",
+      "Search a task's schedule space (schedules/space.mlir, else a default space\n"
+      "derived from the kernel's params) with MAP-Elites; every candidate is\n"
+      "filtered (constraints, transform legality, IR dedupe, tile-verify, ptxas\n"
+      "spills), evaluated and archived in SQLite (docs/search.md). Exit 0 when\n"
+      "the budget is spent or the space has nothing new, 3 when a round waits\n"
+      "for another machine (--rounds-dir without --evaluator-cmd), 1 on errors.");
+  cl.addPositional(&taskDir, "TASK_DIR", "a task folder");
+  cl.addOption("target", &target, "TARGET",
+               "sm_90a or host (default: sm_90a when a GPU is present, else host)");
+  cl.addOption("budget", &budgetText, "N", "candidates to evaluate in all (default 32)");
+  cl.addOption("seed", &seedText, "S", "random seed (default 0)");
+  cl.addOption("round-size", &roundSizeText, "N", "candidates per round (default 8)");
+  cl.addOption("jobs", &jobsText, "N",
+               "threads compiling candidates (default 2); results do not depend on it");
+  cl.addOption("archive", &archivePath, "FILE",
+               "SQLite archive (default: <task>-search.db)");
+  cl.addFlag("resume", &resume, "continue the search in --archive");
+  cl.addOption("work-dir", &workDir, "DIR", "bundles and reports (default: ARCHIVE.d)");
+  cl.addOption("space", &spacePath, "FILE",
+               "space file (default: TASK_DIR/schedules/space.mlir, else the default space)");
+  cl.addFlag("print-space", &printSpace, "print the space and exit");
+  cl.addOption("kernel", &kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addOption("fitness", &fitness, "KIND",
+               "measured (default: speedup over eager from the reports) or model "
+               "(a cost proxy, not a measurement)");
+  cl.addOption("timing", &timing, "MODE",
+               "none, screen or full (default: none on host, screen on sm_90a)");
+  cl.addOption("timeout", &timeout, "SECONDS", "kbench-run watchdog per bundle");
+  cl.addOption("rounds-dir", &roundsDir, "DIR",
+               "write each round to DIR/round-NNNN for evaluation elsewhere");
+  cl.addOption("evaluator-cmd", &evaluatorCmd, "CMD",
+               "with --rounds-dir: run 'CMD ROUND_DIR' to evaluate a round");
+  cl.addOption("export", &exportPath, "FILE",
+               "write the best schedule (knobs resolved) with its provenance");
+  cl.addFlag("json", &json, "print the outcome and the best candidate as JSON");
+  cl.addOption("kill-after", &killAfterText, "N",
+               "testing: kill -9 this process after N archive writes");
+  if (std::optional<int> exitCode = cl.parseOrExit(args))
+    return *exitCode;
+
+  EngineOptions options;
+  options.jobs = 2;
+  int64_t seed = 0;
+  if (!parseInteger("budget", budgetText, 1, options.budget) ||
+      !parseInteger("seed", seedText, 0, seed) ||
+      !parseInteger("round-size", roundSizeText, 1, options.roundSize) ||
+      !parseInteger("jobs", jobsText, 1, options.jobs) ||
+      !parseInteger("kill-after", killAfterText, 1, options.killAfter))
+    return 1;
+  options.seed = seed;
+  if (fitness != "measured" && fitness != "model")
+    return fail("--fitness '" + fitness + "' is not measured or model");
+  options.fitness = fitness;
+  if (target.empty())
+    target = driver::hasNvidiaGpu() ? "sm_90a" : "host";
+  if (target != "sm_90a" && target != "host")
+    return fail("--target '" + target + "' is not sm_90a or host");
+  if (timing.empty())
+    timing = target == "host" ? "none" : "screen";
+  if (timing != "none" && timing != "screen" && timing != "full")
+    return fail("--timing '" + timing + "' is not none, screen or full");
+  if (!evaluatorCmd.empty() && roundsDir.empty())
+    return fail("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
+  if (!fs::is_directory(taskDir))
+    return fail("no task folder '" + taskDir + "'");
+
+  std::unique_ptr<MLIRContext> context = driver::createCompilerContext();
+  driver::DiagnosticCollector diagnostics(*context, /*echo=*/true);
+  std::string error;
+  std::unique_ptr<TaskCompiler> compiler =
+      TaskCompiler::create(*context, taskDir, kernelPath, target, error);
+  if (!compiler)
+    return fail(error);
+
+  // The space: a file, or derived from the kernel (never schedules/default.mlir).
+  std::string spaceText, spaceName;
+  if (spacePath.empty()) {
+    llvm::SmallString<256> candidate(taskDir);
+    path::append(candidate, "schedules", "space.mlir");
+    if (fs::exists(candidate))
+      spacePath = candidate.str().str();
+  }
+  if (!spacePath.empty()) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(spacePath);
+    if (!buffer)
+      return fail("no such space file '" + spacePath + "'");
+    spaceText = (*buffer)->getBuffer().str();
+    spaceName = spacePath;
+  } else {
+    spaceText = Space::defaultSpaceText(compiler->getKernelModule(), error);
+    if (spaceText.empty())
+      return fail(error);
+    spaceName = "<default space>";
+  }
+  if (printSpace) {
+    llvm::outs() << spaceText;
+    return 0;
+  }
+  std::optional<Space> space = Space::parse(*context, spaceText, spaceName);
+  if (!space)
+    return fail("the space " + spaceName + " is not usable (see the errors above)");
+
+  std::string taskName = path::filename(path::remove_leading_dotslash(
+                                            llvm::StringRef(taskDir).rtrim('/')))
+                             .str();
+  if (archivePath.empty())
+    archivePath = taskName + "-search.db";
+  bool existed = fs::exists(archivePath);
+  llvm::StringRef archiveFolder = path::parent_path(archivePath);
+  if (!existed && !archiveFolder.empty())
+    if (std::error_code ec = fs::create_directories(archiveFolder))
+      return fail("cannot create the folder of --archive " + archivePath + ": " +
+                  ec.message());
+  if (resume && !existed)
+    return fail("--resume: there is no archive " + archivePath + " to resume");
+  std::unique_ptr<Archive> archive = Archive::open(archivePath, error);
+  if (!archive)
+    return fail(error);
+  RunRecord run{taskName, target, sha256(spaceText), fitness, "", int64_t(seed),
+                options.roundSize, options.budget};
+  std::optional<RunRecord> stored = archive->getRun();
+  if (stored && !resume)
+    return fail("the archive " + archivePath +
+                " already holds a search; pass --resume to continue it or "
+                "choose another --archive");
+  if (stored) {
+    std::string why = runMismatch(*stored, run);
+    if (!why.empty())
+      return fail("--resume: the archive " + archivePath + " holds another search (" +
+                  why + ")");
+    if (budgetText.empty())
+      options.budget = stored->budget;
+    else if (!archive->setBudget(options.budget, error))
+      return fail(error);
+  }
+
+  options.workDir = workDir.empty() ? archivePath + ".d" : workDir;
+  EvaluatorOptions evalOptions{taskDir, target, timing, timeout};
+  std::unique_ptr<Evaluator> evaluator;
+  if (!roundsDir.empty()) {
+    evaluator = createRoundTripEvaluator(evalOptions, roundsDir, evaluatorCmd);
+  } else {
+    std::string runner = driver::findRunner(argv0);
+    if (runner.empty())
+      return fail("kbench-run was not built (it needs LibTorch), so nothing can "
+                  "evaluate candidates here; run scripts/setup.sh and rebuild, "
+                  "or use --rounds-dir");
+    llvm::SmallString<256> evalDir(options.workDir);
+    path::append(evalDir, "eval");
+    evaluator = createLocalEvaluator(evalOptions, runner, evalDir);
+  }
+  run.evaluator = evaluator->describe();
+  if (!stored && !archive->setRun(run, error))
+    return fail(error);
+
+  bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
+  Engine engine(*space, *compiler, *archive, *evaluator, options,
+                [&](const Progress &p) { printProgress(p, terminal); });
+  Engine::Outcome outcome = engine.run(error);
+  if (outcome == Engine::Outcome::Error)
+    return fail(error);
+
+  std::optional<CandidateRecord> best = engine.best();
+  if (!exportPath.empty()) {
+    if (!best)
+      return fail("no candidate has passed yet, so there is nothing to --export");
+    if (!exportBest(exportPath, *best, run, archivePath, error))
+      return fail(error);
+  }
+  const char *outcomeName = outcome == Engine::Outcome::Done        ? "done"
+                            : outcome == Engine::Outcome::Exhausted ? "exhausted"
+                                                                    : "pending";
+  std::vector<CandidateRecord> all = archive->candidates();
+  int64_t measured = llvm::count_if(
+      all, [](const CandidateRecord &r) { return !r.evalStatus.empty(); });
+  if (json) {
+    llvm::json::Object out{{"schema", "kbench.search/1"},
+                           {"task", taskName},
+                           {"target", target},
+                           {"archive", archivePath},
+                           {"outcome", outcomeName},
+                           {"candidates", int64_t(all.size())},
+                           {"measured", measured},
+                           {"space_size", space->size()}};
+    if (best) {
+      llvm::Expected<llvm::json::Value> knobs = llvm::json::parse(best->knobs);
+      out["best"] = llvm::json::Object{
+          {"name", Engine::nameOf(best->round, best->index)},
+          {"knobs", knobs ? std::move(*knobs) : llvm::json::Value(nullptr)},
+          {"fitness", *best->fitness},
+          {"fitness_kind", best->fitnessKind},
+          {"cell", best->cell},
+          {"ir_hash", best->irHash}};
+      if (!knobs)
+        llvm::consumeError(knobs.takeError());
+    }
+    if (!exportPath.empty())
+      out["export"] = exportPath;
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
+  } else {
+    llvm::outs() << "kbench search: " << outcomeName << ", " << all.size()
+                 << " candidates archived, " << measured << " evaluated ("
+                 << archivePath << ")\n";
+    if (best)
+      llvm::outs() << "best: " << Engine::nameOf(best->round, best->index) << " "
+                   << best->knobs << " fitness "
+                   << llvm::formatv("{0:F4}", *best->fitness) << " ("
+                   << best->fitnessKind << ")\n";
+  }
+  if (outcome == Engine::Outcome::Pending) {
+    llvm::errs() << "kbench search: round " << archive->finishedRounds()
+                 << " is written to " << roundFolder(roundsDir, archive->finishedRounds())
+                 << "; evaluate it (scripts/search-round.sh ROUND_DIR on the GPU "
+                    "machine), bring its out/ folder back, and run again with --resume\n";
+    return 3;
+  }
+  return 0;
+}
+
+} // namespace kbench::search
