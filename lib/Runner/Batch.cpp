@@ -249,13 +249,19 @@ BatchList parseBatchList(const std::string &file) {
   std::filesystem::path base = std::filesystem::path(file).parent_path();
   Field root(doc, "", file);
   root.expectObject();
-  root.allowOnly({"task_dir", "bundles", "timing", "shapes", "seeds", "distributions"});
+  root.allowOnly(
+      {"task_dir", "bundles", "timing", "target", "shapes", "seeds", "distributions"});
   BatchList list;
   list.file = file;
   list.taskDir = resolve(base, root.at("task_dir").string());
   list.timing = root.at("timing").string();
   if (list.timing != "none" && list.timing != "screen" && list.timing != "full")
     root.at("timing").fail("'" + list.timing + "' is not one of none, screen, full");
+  if (std::optional<Field> target = root.get("target")) {
+    list.target = target->string();
+    if (list.target != "host" && list.target != "sm_90a")
+      target->fail("'" + list.target + "' is not one of host, sm_90a");
+  }
   Field bundles = root.at("bundles");
   bundles.expectArray();
   std::map<std::string, std::string> seen;
@@ -303,7 +309,7 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
   std::shared_ptr<const Reference> reference;
   nlohmann::json calibration;
   std::string targetNote;
-  std::string target = chooseTarget(o.target, targetNote);
+  std::string target;
   Writer writer(o.outputDir, o.json, out);
   std::optional<L2Flush> flush = parseL2Flush(o.l2Flush);
   try {
@@ -312,6 +318,11 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     if (!flush)
       throw InputError("--l2-flush: unknown mode '" + o.l2Flush + "' (read, write)");
     list = parseBatchList(o.listFile);
+    // The list may name its target (a search writes it there); the flag may
+    // too, but the two must agree.
+    if (!list.target.empty() && !o.target.empty() && list.target != o.target)
+      throw InputError(o.listFile + ": target '" + list.target + "' but --target " + o.target);
+    target = chooseTarget(list.target.empty() ? o.target : list.target, targetNote);
     task = parseTaskFile(list.taskDir);
     reference = bindReference(task);
     if (!o.calibrationFile.empty())

@@ -32,6 +32,7 @@ struct BatchList {
   std::string taskDir;
   std::vector<Bundle> bundles;
   std::string timing;                   ///< "none", "screen" or "full"
+  std::string target;                   ///< "host", "sm_90a" or "" (--target decides)
   std::vector<std::string> shapeSets;   ///< checked; default {"check"}
   int seeds = 3;
   std::vector<std::string> distributions; ///< default: all five
