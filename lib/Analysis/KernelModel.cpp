@@ -58,7 +58,6 @@ KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
         params[param.getName().str()] = value.getInt();
   buildFacts();
 
-  SmallVector<KernelParam> abi = getKernelABI(kernel);
   auto symbolIndex = [&](StringRef name) -> unsigned {
     return llvm::find(symbols, name.str()) - symbols.begin();
   };
@@ -69,7 +68,7 @@ KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
     ViewInfo view;
     view.op = op;
     view.argIndex = arg.getArgNumber();
-    view.tensor = abi[view.argIndex].name;
+    view.tensor = getArgName(kernel, view.argIndex);
     for (StringRef dim : kernel.getArgDimNames(view.argIndex))
       view.dimSymbols.push_back(symbolIndex(dim));
     PartitionType type = op.getResult().getType();

@@ -98,16 +98,14 @@ static Bindings bindInputs(func::FuncOp entry, tile::KernelOp kernel,
   return result;
 }
 
-/// "argument #0 'arg0' (dims [M, N])".
+/// "argument #0 'X' (dims [M, N])", with the argument's name in the kernel.
 static std::string describeArgument(tile::KernelOp kernel, unsigned index,
-                                    std::string &abiName) {
-  for (const tile::KernelParam &param : tile::getKernelABI(kernel))
-    if (param.argIndex == static_cast<int>(index))
-      abiName = param.name;
+                                    std::string &name) {
+  name = tile::getArgName(kernel, index);
   std::string dims;
   for (StringRef dim : kernel.getArgDimNames(index))
     dims += (dims.empty() ? "" : ", ") + dim.str();
-  return "argument #" + std::to_string(index) + " '" + abiName + "' (dims [" +
+  return "argument #" + std::to_string(index) + " '" + name + "' (dims [" +
          dims + "])";
 }
 
