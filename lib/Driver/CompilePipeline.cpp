@@ -151,6 +151,24 @@ static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &mani
   return success();
 }
 
+/// The key of a bundle in the cache: everything the bundle depends on. The IR
+/// hash covers the kernel after its schedule (and the compiler version,
+/// target and verify flag, salted in); the manifest and the raw task.json
+/// cover the task (its name, buffers, shapes: a renamed task must miss); the
+/// build id, which compiler binary lowered it.
+static std::string cacheKey(StringRef irHash, const llvm::json::Object &manifest,
+                            StringRef taskDir) {
+  SmallString<256> taskJson(taskDir);
+  path::append(taskJson, "task.json");
+  std::string task;
+  if (auto buffer = llvm::MemoryBuffer::getFile(taskJson))
+    task = (*buffer)->getBuffer().str();
+  std::string key = llvm::formatv(
+      "{0}|{1}|{2}|{3}", irHash,
+      llvm::json::Value(llvm::json::Object(manifest)), task, compilerBuildId());
+  return llvm::formatv("{0:x}", llvm::xxh3_64bits(key)).str();
+}
+
 static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
   SmallString<256> file(dir);
   path::append(file, "manifest.json");
@@ -239,11 +257,8 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
 
   SmallString<256> cached;
   if (!options.cacheDir.empty()) {
-    // The IR hash names what is compiled; the build id, which compiler did
-    // it: a rebuilt kbench (a changed lowering, same version string) must
-    // not reuse bundles of the old one.
     cached = options.cacheDir;
-    path::append(cached, hash + "-" + compilerBuildId());
+    path::append(cached, cacheKey(hash, *manifest, options.taskDir));
   }
   if (!cached.empty() && fs::exists(cached)) {
     FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);

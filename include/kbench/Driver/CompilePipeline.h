@@ -30,7 +30,8 @@ struct CompileOptions {
   std::string target = "sm_90a";
   bool verify = true;
   std::string outputDir;
-  /// Content-addressed cache of bundles keyed by the IR hash; "" disables it.
+  /// Content-addressed cache of bundles keyed by the IR hash, task.json, the
+  /// target, the flags and the compiler build; "" disables it.
   std::string cacheDir;
 };
 
