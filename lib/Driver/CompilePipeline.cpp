@@ -2,6 +2,7 @@
 //
 //   kernel.mlir --parse--> tile IR --schedule--> scheduled tile IR
 //     --tile-verify--> proved | refuted(witness) | unsupported
+//     (`kbench verify` stops here)
 //     --hash--> cache hit? copy the cached bundle
 //     --backend--> kernel.so (host) | kernel.ptx + kernel.cubin (sm_90a)
 //     --manifest--> manifest.json
@@ -15,6 +16,7 @@
 #include "kbench/Driver/CompilePipeline.h"
 
 #include "Stages.h"
+#include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/InitAll.h"
 #include "kbench/Target/Bundle/Manifest.h"
 
@@ -99,6 +101,24 @@ std::unique_ptr<MLIRContext> createCompilerContext() {
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
   return context;
+}
+
+const char *getStageName(CompileStage stage) {
+  switch (stage) {
+  case CompileStage::Setup:
+    return "setup";
+  case CompileStage::Parse:
+    return "parse";
+  case CompileStage::Schedule:
+    return "schedule";
+  case CompileStage::Verify:
+    return "verify";
+  case CompileStage::Lower:
+    return "lower";
+  case CompileStage::Bundle:
+    return "bundle";
+  }
+  return "unknown";
 }
 
 llvm::json::Object StageTimes::toJSON() const {
@@ -186,6 +206,7 @@ static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                           DiagnosticCollector &diagnostics,
                           CompileResult &result) {
+  result.failedStage = CompileStage::Setup;
   auto error = [&](const Twine &where, const Twine &message) {
     diagnostics.add("error", where.str(), message.str());
     return failure();
@@ -193,7 +214,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   if (options.target != "sm_90a" && options.target != "host")
     return error("", "unknown target '" + options.target +
                          "'; expected sm_90a or host");
-  if (options.outputDir.empty())
+  if (options.outputDir.empty() && !options.stopAfterVerify)
     return error("", "no output folder; pass -o DIR");
 
   CompileOptions resolved = options;
@@ -207,6 +228,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
     return error("", taskError);
 
   // Parse.
+  result.failedStage = CompileStage::Parse;
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(result.times.parse);
@@ -217,9 +239,16 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                                        ParserConfig(&context));
     if (!module)
       return failure();
+    // An empty module verifies vacuously; there is nothing to prove or run.
+    if (module->getOps<tile::KernelOp>().empty())
+      return error(kernelPath,
+                   "no tile.kernel in this file: a kernel file defines the "
+                   "task's tile.kernel ops and a func.func @main that "
+                   "launches them (docs/README.md, \"Writing a task\")");
   }
 
   // Schedule.
+  result.failedStage = CompileStage::Schedule;
   if (!schedulePath.empty()) {
     StageTimer timer(result.times.schedule);
     if (!fs::exists(schedulePath))
@@ -231,12 +260,16 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   }
 
   // Verify.
+  result.failedStage = CompileStage::Verify;
   if (options.verify) {
     StageTimer timer(result.times.verify);
     if (failed(verifyStage(*module, *task, result.verification)))
       return failure();
   }
+  if (options.stopAfterVerify)
+    return success();
 
+  result.failedStage = CompileStage::Lower;
   FailureOr<llvm::json::Object> manifest =
       buildManifest(*module, *task, options.target);
   if (failed(manifest))
@@ -279,6 +312,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
             : gpuBackendStage(*module, staging, *manifest, result.times);
     if (failed(lowered))
       return failure();
+    result.failedStage = CompileStage::Bundle;
     if (failed(writeManifest(staging, *manifest)))
       return error(staging, "cannot write manifest.json");
     if (!cached.empty()) {
@@ -293,6 +327,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   }
 
   // Replace an earlier bundle, never a folder that holds something else.
+  result.failedStage = CompileStage::Bundle;
   if (fs::exists(options.outputDir)) {
     SmallString<256> oldManifest(options.outputDir);
     path::append(oldManifest, "manifest.json");
