@@ -51,19 +51,6 @@ struct Bindings {
 
 } // namespace
 
-/// The module's host entry: its one defined func.func (the rule of the bundle
-/// manifest), or null.
-static func::FuncOp findEntry(ModuleOp module, unsigned &defined) {
-  func::FuncOp entry;
-  defined = 0;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isDeclaration()) {
-      entry = func;
-      ++defined;
-    }
-  return defined == 1 ? entry : func::FuncOp();
-}
-
 static Bindings bindInputs(func::FuncOp entry, tile::KernelOp kernel,
                            unsigned numInputs) {
   Bindings result;
@@ -113,7 +100,7 @@ std::string checkReadOnlyInputs(CheckRun &run) {
   auto kernel = cast<tile::KernelOp>(run.model.getKernel());
   auto module = kernel->getParentOfType<ModuleOp>();
   unsigned defined = 0;
-  func::FuncOp entry = module ? findEntry(module, defined) : func::FuncOp();
+  func::FuncOp entry = module ? findHostEntry(module, defined) : func::FuncOp();
   if (!entry)
     return "the module has " + std::to_string(defined) +
            " defined func.func, not exactly one host entry, so no argument "
