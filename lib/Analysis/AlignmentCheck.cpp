@@ -112,9 +112,9 @@ void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
     const std::string &dimName = model.getSymbols()[dim];
     std::string message =
         describeOp(store) + " writes tile " + std::to_string(st) + " along " +
-        dimName + " (dim " + std::to_string(axis) + ") of " + sview.tensor +
+        dimName + " (dim " + std::to_string(axis) + ") of " + sview.label() +
         " with lanes that " + describeOp(origin.load->op) + " read from tile " +
-        std::to_string(lt) + " along " + dimName + " of " + lview.tensor +
+        std::to_string(lt) + " along " + dimName + " of " + lview.label() +
         " (" + dimsText(dims, model.getSymbols()) + ", " +
         instanceText(model, inst, values) +
         "); data must keep its index along a dim: use the same tile "

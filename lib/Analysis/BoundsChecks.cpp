@@ -152,7 +152,7 @@ void checkBounds(CheckRun &run) {
           sideName = "lower";
           hint = "index_offset";
           message = describeOp(access.op) + " " + verb(access).str() +
-                    " tile " + tupleText(tileCoords) + " of " + view.tensor +
+                    " tile " + tupleText(tileCoords) + " of " + view.label() +
                     ": tile coordinate " + std::to_string(axis) +
                     " is negative (" + where + ")";
         } else if (side == Side::Upper) {
@@ -160,7 +160,7 @@ void checkBounds(CheckRun &run) {
           hint = "index_offset|loop_bound|grid_ceildiv";
           int64_t count = (dimValue + tileSize - 1) / tileSize;
           message = describeOp(access.op) + " " + verb(access).str() +
-                    " tile " + tupleText(tileCoords) + " of " + view.tensor +
+                    " tile " + tupleText(tileCoords) + " of " + view.label() +
                     ", outside its index space along dim " +
                     std::to_string(axis) + ": " + extent + " = " +
                     std::to_string(count) + " tiles (" + where + ")";
@@ -169,7 +169,7 @@ void checkBounds(CheckRun &run) {
           kind = "tail_read";
           hint = "tail_mask|requires";
           message = describeOp(access.op) + " reads tile " +
-                    tupleText(tileCoords) + " of " + view.tensor +
+                    tupleText(tileCoords) + " of " + view.label() +
                     " with pad(none), but the tile overhangs " + dimName +
                     " = " + std::to_string(dimValue) + " along dim " +
                     std::to_string(axis) + ": element " + tupleText(element) +
@@ -322,7 +322,7 @@ void checkCoverage(CheckRun &run) {
     for (auto [i, g] : llvm::enumerate(grid))
       gridText += (i ? " x " : "") + std::to_string(g);
     std::string message =
-        "element " + tupleText(element) + " of " + view.tensor +
+        "element " + tupleText(element) + " of " + view.label() +
         " is never written for " + dimsText(dims, model.getSymbols()) +
         ": no block of the launch grid (" + gridText + " blocks) writes tile " +
         tupleText(owner) + " of the view stored by " +
@@ -421,7 +421,7 @@ void checkWriteOnce(CheckRun &run) {
           SymbolValues dims = witnessDims(model, values, syms);
           SmallVector<int64_t> element = evaluateAll(a1.element, values);
           std::string message =
-              "element " + tupleText(element) + " of " + view.tensor +
+              "element " + tupleText(element) + " of " + view.label() +
               " is written twice for " + dimsText(dims, model.getSymbols()) +
               ": by " + describeOp(s.op) + " in " +
               instanceText(model, inst1, values) + " and by " +

@@ -104,6 +104,10 @@ KernelModel::IndexValue KernelModel::computeIndex(Value value) const {
         getAffineDimExpr(cast<OpResult>(value).getResultNumber(), ctx);
     return result;
   }
+  if (auto tileSize = dyn_cast<TileSizeOp>(def)) {
+    result.expr = getAffineConstantExpr(tileSize.getSize(), ctx);
+    return result;
+  }
   if (isa<NumTilesOp, ExtentOp>(def)) {
     Value view = def->getOperand(0);
     int64_t dim = isa<NumTilesOp>(def) ? cast<NumTilesOp>(def).getDim()

@@ -49,6 +49,44 @@ std::string describeOp(Operation *op) {
 // Building the model
 //===----------------------------------------------------------------------===//
 
+func::FuncOp findHostEntry(ModuleOp module, unsigned &defined) {
+  func::FuncOp entry;
+  defined = 0;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isDeclaration()) {
+      entry = func;
+      ++defined;
+    }
+  return defined == 1 ? entry : func::FuncOp();
+}
+
+void KernelModel::bindTaskNames(ArrayRef<std::string> entryNames) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  unsigned defined = 0;
+  func::FuncOp entry = module ? findHostEntry(module, defined) : func::FuncOp();
+  if (!entry || entryNames.empty())
+    return;
+  // Kernel argument -> task name; "" once two launches disagree.
+  llvm::DenseMap<unsigned, std::string> names;
+  Block &body = entry.getBody().front();
+  entry.walk([&](LaunchOp launch) {
+    if (launch.getKernelAttr().getValue() != kernel.getSymName())
+      return;
+    for (auto [i, operand] : llvm::enumerate(launch.getArgs())) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      std::string name = arg && arg.getOwner() == &body &&
+                                 arg.getArgNumber() < entryNames.size()
+                             ? entryNames[arg.getArgNumber()]
+                             : "";
+      auto [it, inserted] = names.try_emplace(i, name);
+      if (!inserted && it->second != name)
+        it->second.clear();
+    }
+  });
+  for (ViewInfo &view : views)
+    view.taskName = names.lookup(view.argIndex);
+}
+
 KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
   for (StringRef name : kernel.getDimNames())
     symbols.push_back(name.str());
@@ -58,7 +96,6 @@ KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
         params[param.getName().str()] = value.getInt();
   buildFacts();
 
-  SmallVector<KernelParam> abi = getKernelABI(kernel);
   auto symbolIndex = [&](StringRef name) -> unsigned {
     return llvm::find(symbols, name.str()) - symbols.begin();
   };
@@ -69,7 +106,7 @@ KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
     ViewInfo view;
     view.op = op;
     view.argIndex = arg.getArgNumber();
-    view.tensor = abi[view.argIndex].name;
+    view.tensor = getArgName(kernel, view.argIndex);
     for (StringRef dim : kernel.getArgDimNames(view.argIndex))
       view.dimSymbols.push_back(symbolIndex(dim));
     PartitionType type = op.getResult().getType();

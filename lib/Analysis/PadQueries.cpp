@@ -59,7 +59,7 @@ void PadAnalysis::reportNotNeutral(Operation *consumer, const Entry &entry,
   const ViewInfo &view = model.getViews()[entry.load->view];
   auto key = std::make_pair(entry.load, entry.srcAxis);
   std::string message =
-      describeOp(consumer) + " " + what + " lanes of " + view.tensor +
+      describeOp(consumer) + " " + what + " lanes of " + view.label() +
       " padded by " + describeOp(entry.load->op) + " with pad(" +
       padName(view.pad) + ") along dim " + std::to_string(entry.srcAxis) +
       ", which hold " + laneName(entry.value) + " there (" + padText[key] +
@@ -213,9 +213,9 @@ void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
   SymbolValues dims = witnessDims(model, values, syms);
   int64_t laneValue = lane.evaluate(values);
   std::string message =
-      describeOp(store) + " writes lanes of " + lview.tensor + " padded by " +
+      describeOp(store) + " writes lanes of " + lview.label() + " padded by " +
       describeOp(entry.load->op) + " with pad(" + padName(lview.pad) +
-      ") into in-bounds elements of " + sview.tensor + ": lane " +
+      ") into in-bounds elements of " + sview.label() + ": lane " +
       std::to_string(laneValue) + " of dim " + std::to_string(axis) +
       " is past " + model.getSymbols()[lview.dimSymbols[entry.srcAxis]] +
       " in the load but element " +

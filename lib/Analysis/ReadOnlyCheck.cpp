@@ -51,19 +51,6 @@ struct Bindings {
 
 } // namespace
 
-/// The module's host entry: its one defined func.func (the rule of the bundle
-/// manifest), or null.
-static func::FuncOp findEntry(ModuleOp module, unsigned &defined) {
-  func::FuncOp entry;
-  defined = 0;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isDeclaration()) {
-      entry = func;
-      ++defined;
-    }
-  return defined == 1 ? entry : func::FuncOp();
-}
-
 static Bindings bindInputs(func::FuncOp entry, tile::KernelOp kernel,
                            unsigned numInputs) {
   Bindings result;
@@ -98,16 +85,14 @@ static Bindings bindInputs(func::FuncOp entry, tile::KernelOp kernel,
   return result;
 }
 
-/// "argument #0 'arg0' (dims [M, N])".
+/// "argument #0 'X' (dims [M, N])", with the argument's name in the kernel.
 static std::string describeArgument(tile::KernelOp kernel, unsigned index,
-                                    std::string &abiName) {
-  for (const tile::KernelParam &param : tile::getKernelABI(kernel))
-    if (param.argIndex == static_cast<int>(index))
-      abiName = param.name;
+                                    std::string &name) {
+  name = tile::getArgName(kernel, index);
   std::string dims;
   for (StringRef dim : kernel.getArgDimNames(index))
     dims += (dims.empty() ? "" : ", ") + dim.str();
-  return "argument #" + std::to_string(index) + " '" + abiName + "' (dims [" +
+  return "argument #" + std::to_string(index) + " '" + name + "' (dims [" +
          dims + "])";
 }
 
@@ -115,7 +100,7 @@ std::string checkReadOnlyInputs(CheckRun &run) {
   auto kernel = cast<tile::KernelOp>(run.model.getKernel());
   auto module = kernel->getParentOfType<ModuleOp>();
   unsigned defined = 0;
-  func::FuncOp entry = module ? findEntry(module, defined) : func::FuncOp();
+  func::FuncOp entry = module ? findHostEntry(module, defined) : func::FuncOp();
   if (!entry)
     return "the module has " + std::to_string(defined) +
            " defined func.func, not exactly one host entry, so no argument "

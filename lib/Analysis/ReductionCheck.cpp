@@ -186,7 +186,7 @@ void ChainChecker::checkGap() {
   std::string target;
   if (chain.atomic)
     target = "output tile " + tupleText(evaluateAll(needTarget.tile, values)) +
-             " of " + model.getViews()[chain.atomic->view].tensor;
+             " of " + model.getViews()[chain.atomic->view].label();
   else
     target = instanceText(model, needTarget.inst, values);
   const Member &first = *chain.members.front();
@@ -317,16 +317,16 @@ void ChainChecker::checkMismatch(const Member &member) {
       std::string message =
           d0 != di
               ? describeOp(member.op) + " reduces dim " +
-                    model.getSymbols()[d0] + " of " + v0.tensor +
+                    model.getSymbols()[d0] + " of " + v0.label() +
                     " against dim " + model.getSymbols()[di] + " of " +
-                    vi.tensor + ", which differ for " +
+                    vi.label() + ", which differ for " +
                     dimsText(dims, model.getSymbols()) +
                     "; add a requires fact that makes them equal or fix the "
                     "operand"
               : describeOp(member.op) + " combines k tile " +
-                    std::to_string(k0) + " of " + v0.tensor + " (" +
+                    std::to_string(k0) + " of " + v0.label() + " (" +
                     describeOp(s0.load->op) + ") with k tile " +
-                    std::to_string(ki) + " of " + vi.tensor + " (" +
+                    std::to_string(ki) + " of " + vi.label() + " (" +
                     describeOp(si.load->op) + ") in " +
                     instanceText(model, inst, values) + " (" +
                     dimsText(dims, model.getSymbols()) + ")";

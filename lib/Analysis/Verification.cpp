@@ -54,6 +54,7 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
   report.kernel = kernel.getSymName().str();
   report.op = kernel;
   KernelModel model(kernel);
+  model.bindTaskNames(options.entryArgNames);
   for (auto [id, check] : kChecks) {
     if (!options.runs(id))
       continue;

@@ -4,13 +4,8 @@
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 
-#include "Stages.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -77,51 +72,47 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
 }
 
 int runVerifyCommand(llvm::ArrayRef<const char *> args) {
-  CompileOptions paths;
+  CompileOptions options;
   bool json = false;
   CommandLine cl("verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
                  "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
-                 "alignment, C12 read-only\ninputs) or print a counterexample. "
-                 "Exits 0 only when every check is proved.");
-  cl.addPositional(&paths.taskDir, "TASK_DIR", "a task folder");
-  cl.addOption("schedule", &paths.schedulePath, "FILE",
+                 "alignment, C12 read-only\ninputs) or print a counterexample: the "
+                 "compile pipeline up to tile-verify.\nExits 0 only when every check "
+                 "is proved.");
+  cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
+  cl.addOption("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
-  cl.addOption("kernel", &paths.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
-  cl.addFlag("json", &json, "print the verifier's report as JSON (VERIFICATION.md)");
+  cl.addOption("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addFlag("json", &json, "print the verifier's report as JSON (docs/verification.md)");
   if (std::optional<int> exitCode = cl.parseOrExit(args))
     return *exitCode;
-  resolveTaskPaths(paths);
+  options.stopAfterVerify = true;
 
   std::unique_ptr<MLIRContext> context = createCompilerContext();
   DiagnosticCollector diagnostics(*context, /*echo=*/!json);
-  llvm::json::Value report = nullptr;
-  bool ok = [&] {
-    // task.json names the inputs C12 keeps read-only.
-    std::string taskError;
-    FailureOr<TaskSignature> task = readTaskSignature(paths.taskDir, taskError);
-    if (failed(task)) {
-      diagnostics.add("error", "", taskError);
-      return false;
-    }
-    llvm::SourceMgr sourceMgr;
-    OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(paths.kernelPath, sourceMgr, ParserConfig(context.get()));
-    if (!module)
-      return false;
-    if (!paths.schedulePath.empty() &&
-        failed(applyScheduleStage(*module, paths.schedulePath)))
-      return false;
-    return succeeded(verifyStage(*module, *task, report));
-  }();
+  CompileResult result;
+  bool ok = succeeded(compileTask(*context, options, diagnostics, result));
+  // Only a verifier that ran can have proved or refuted anything.
+  bool checked = ok || result.failedStage == CompileStage::Verify;
   if (json) {
     llvm::json::Object out{{"status", ok ? "proved" : "failed"},
                            {"diagnostics", diagnostics.toJSON()},
-                           {"report", std::move(report)}};
+                           {"report", std::move(result.verification)}};
+    if (!ok)
+      out["stage"] = getStageName(result.failedStage);
     printJSON(std::move(out));
+  } else if (ok) {
+    llvm::outs() << "proved: every check holds for all shapes\n";
+  } else if (checked) {
+    llvm::outs() << "not proved: see the diagnostics above\n";
+  } else if (result.failedStage == CompileStage::Schedule) {
+    llvm::outs() << "not verified: the schedule failed (see the diagnostics "
+                    "above); nothing was checked\n";
   } else {
-    llvm::outs() << (ok ? "proved: every check holds for all shapes\n"
-                        : "not proved: see the diagnostics above\n");
+    llvm::outs() << "not verified: the " << getStageName(result.failedStage)
+                 << " stage failed (see the diagnostics above); nothing was "
+                    "checked\n";
   }
   return ok ? 0 : 1;
 }

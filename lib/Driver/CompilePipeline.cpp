@@ -2,6 +2,7 @@
 //
 //   kernel.mlir --parse--> tile IR --schedule--> scheduled tile IR
 //     --tile-verify--> proved | refuted(witness) | unsupported
+//     (`kbench verify` stops here)
 //     --hash--> cache hit? copy the cached bundle
 //     --backend--> kernel.so (host) | kernel.ptx + kernel.cubin (sm_90a)
 //     --manifest--> manifest.json
@@ -15,6 +16,7 @@
 #include "kbench/Driver/CompilePipeline.h"
 
 #include "Stages.h"
+#include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/InitAll.h"
 #include "kbench/Target/Bundle/Manifest.h"
 
@@ -101,6 +103,24 @@ std::unique_ptr<MLIRContext> createCompilerContext() {
   return context;
 }
 
+const char *getStageName(CompileStage stage) {
+  switch (stage) {
+  case CompileStage::Setup:
+    return "setup";
+  case CompileStage::Parse:
+    return "parse";
+  case CompileStage::Schedule:
+    return "schedule";
+  case CompileStage::Verify:
+    return "verify";
+  case CompileStage::Lower:
+    return "lower";
+  case CompileStage::Bundle:
+    return "bundle";
+  }
+  return "unknown";
+}
+
 llvm::json::Object StageTimes::toJSON() const {
   return llvm::json::Object{{"parse", parse},   {"schedule", schedule},
                             {"verify", verify}, {"lower", lower},
@@ -151,6 +171,24 @@ static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &mani
   return success();
 }
 
+/// The key of a bundle in the cache: everything the bundle depends on. The IR
+/// hash covers the kernel after its schedule (and the compiler version,
+/// target and verify flag, salted in); the manifest and the raw task.json
+/// cover the task (its name, buffers, shapes: a renamed task must miss); the
+/// build id, which compiler binary lowered it.
+static std::string cacheKey(StringRef irHash, const llvm::json::Object &manifest,
+                            StringRef taskDir) {
+  SmallString<256> taskJson(taskDir);
+  path::append(taskJson, "task.json");
+  std::string task;
+  if (auto buffer = llvm::MemoryBuffer::getFile(taskJson))
+    task = (*buffer)->getBuffer().str();
+  std::string key = llvm::formatv(
+      "{0}|{1}|{2}|{3}", irHash,
+      llvm::json::Value(llvm::json::Object(manifest)), task, compilerBuildId());
+  return llvm::formatv("{0:x}", llvm::xxh3_64bits(key)).str();
+}
+
 static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
   SmallString<256> file(dir);
   path::append(file, "manifest.json");
@@ -168,6 +206,7 @@ static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                           DiagnosticCollector &diagnostics,
                           CompileResult &result) {
+  result.failedStage = CompileStage::Setup;
   auto error = [&](const Twine &where, const Twine &message) {
     diagnostics.add("error", where.str(), message.str());
     return failure();
@@ -175,7 +214,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   if (options.target != "sm_90a" && options.target != "host")
     return error("", "unknown target '" + options.target +
                          "'; expected sm_90a or host");
-  if (options.outputDir.empty())
+  if (options.outputDir.empty() && !options.stopAfterVerify)
     return error("", "no output folder; pass -o DIR");
 
   CompileOptions resolved = options;
@@ -189,6 +228,7 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
     return error("", taskError);
 
   // Parse.
+  result.failedStage = CompileStage::Parse;
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(result.times.parse);
@@ -199,9 +239,16 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                                        ParserConfig(&context));
     if (!module)
       return failure();
+    // An empty module verifies vacuously; there is nothing to prove or run.
+    if (module->getOps<tile::KernelOp>().empty())
+      return error(kernelPath,
+                   "no tile.kernel in this file: a kernel file defines the "
+                   "task's tile.kernel ops and a func.func @main that "
+                   "launches them (docs/README.md, \"Writing a task\")");
   }
 
   // Schedule.
+  result.failedStage = CompileStage::Schedule;
   if (!schedulePath.empty()) {
     StageTimer timer(result.times.schedule);
     if (!fs::exists(schedulePath))
@@ -224,12 +271,16 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
     return failure();
   };
   // Verify.
+  result.failedStage = CompileStage::Verify;
   if (options.verify) {
     StageTimer timer(result.times.verify);
     if (failed(verifyStage(module, task, result.verification)))
       return failure();
   }
+  if (options.stopAfterVerify)
+    return success();
 
+  result.failedStage = CompileStage::Lower;
   FailureOr<llvm::json::Object> manifest =
       buildManifest(module, task, options.target);
   if (failed(manifest))
@@ -250,11 +301,8 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
 
   SmallString<256> cached;
   if (!options.cacheDir.empty()) {
-    // The IR hash names what is compiled; the build id, which compiler did
-    // it: a rebuilt kbench (a changed lowering, same version string) must
-    // not reuse bundles of the old one.
     cached = options.cacheDir;
-    path::append(cached, hash + "-" + compilerBuildId());
+    path::append(cached, cacheKey(hash, *manifest, options.taskDir));
   }
   if (!cached.empty() && fs::exists(cached)) {
     FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);
@@ -275,6 +323,7 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
             : gpuBackendStage(module, staging, *manifest, result.times);
     if (failed(lowered))
       return failure();
+    result.failedStage = CompileStage::Bundle;
     if (failed(writeManifest(staging, *manifest)))
       return error(staging, "cannot write manifest.json");
     if (!cached.empty()) {
@@ -289,6 +338,7 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
   }
 
   // Replace an earlier bundle, never a folder that holds something else.
+  result.failedStage = CompileStage::Bundle;
   if (fs::exists(options.outputDir)) {
     SmallString<256> oldManifest(options.outputDir);
     path::append(oldManifest, "manifest.json");

@@ -33,6 +33,8 @@ LogicalResult verifyStage(ModuleOp module, const TaskSignature &task,
   if (!task.inputs.empty() || !task.outputs.empty()) {
     options.readOnlyEntryInputs = task.inputs.size();
     options.inputNames.assign(task.inputs.begin(), task.inputs.end());
+    options.entryArgNames = task.inputs;
+    llvm::append_range(options.entryArgNames, task.outputs);
   }
   VerificationResult result = verifyKernels(module, options);
   report = result.toJSON();

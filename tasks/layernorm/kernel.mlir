@@ -2,7 +2,8 @@
 // y = (x - mean) / sqrt(var + eps) * w + b, eps = 1e-5 (torch's default).
 // Pass 1 accumulates sum(x) with pad(zero); pass 2 sums (x - mean)^2 over the
 // in-bounds columns only (a tile.iota mask, since padded zeros are not neutral
-// there); pass 3 normalizes and stores. Two-pass variance avoids the
+// there; the tile's first column is j * tile.tile_size, never a literal, so
+// set_params can retile BR and BN); pass 3 normalizes and stores. Two-pass variance avoids the
 // cancellation of E[x^2] - E[x]^2 on same-sign inputs.
 tile.kernel @layernorm(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                        %W: memref<?xf32> {tile.dims = ["N"]},
@@ -35,14 +36,14 @@ tile.kernel @layernorm(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
   // Pass 2: variance over in-bounds columns.
   %cols = tile.iota dim 1 : tensor<4x1024xindex>
-  %bn = arith.constant dense<1024> : tensor<4x1024xindex>
+  %bn = tile.tile_size %Xv[1] : !tile.part<4x1024xf32, pad = zero>
   %n2d = tile.splat %n : index -> tensor<4x1024xindex>
   %sq2d = scf.for %j = %c0 to %nt step %c1 iter_args(%a = %zero) -> (tensor<4x1024xf32>) {
     %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
     %d = arith.subf %x, %mean2d : tensor<4x1024xf32>
     %d2 = arith.mulf %d, %d : tensor<4x1024xf32>
-    %j2d = tile.splat %j : index -> tensor<4x1024xindex>
-    %base = arith.muli %j2d, %bn : tensor<4x1024xindex>
+    %j0 = arith.muli %j, %bn : index
+    %base = tile.splat %j0 : index -> tensor<4x1024xindex>
     %col = arith.addi %base, %cols : tensor<4x1024xindex>
     %inb = arith.cmpi ult, %col, %n2d : tensor<4x1024xindex>
     %masked = arith.select %inb, %d2, %zero : tensor<4x1024xi1>, tensor<4x1024xf32>

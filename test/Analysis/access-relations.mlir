@@ -12,11 +12,11 @@
 // CHECK-NEXT:    block0 in [0, ceildiv(M, 64))
 // CHECK-NEXT:    block1 in [0, ceildiv(N, 64))
 // CHECK-NEXT:    scope 0 (parent -1): iv0 in [0, ceildiv(K, 32)) step 1
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[M, K] tile 64x32 pad zero scope 0 at (block0, iv0)
+// CHECK-NEXT:    tile.load at {{.*}}: X[M, K] tile 64x32 pad zero scope 0 at (block0, iv0)
 // CHECK-NEXT:      relation: (block0, block1, iv0, e0, e1) -> (M, K) symbols (M, K, N), 4 locals, 3 equalities, 25 inequalities
-// CHECK-NEXT:    tile.load at {{.*}}: arg1[K, N] tile 32x64 pad zero scope 0 at (iv0, block1)
+// CHECK-NEXT:    tile.load at {{.*}}: W[K, N] tile 32x64 pad zero scope 0 at (iv0, block1)
 // CHECK-NEXT:      relation: (block0, block1, iv0, e0, e1) -> (K, N) symbols (M, K, N), 4 locals, 3 equalities, 25 inequalities
-// CHECK-NEXT:    tile.store at {{.*}}: arg2[M, N] tile 64x64 pad none scope -1 at (block0, block1)
+// CHECK-NEXT:    tile.store at {{.*}}: Y[M, N] tile 64x64 pad none scope -1 at (block0, block1)
 // CHECK-NEXT:      relation: (block0, block1, e0, e1) -> (M, N) symbols (M, K, N), 3 locals, 3 equalities, 21 inequalities
 tile.kernel @gemm(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
                   %W: memref<?x?xf32> {tile.dims = ["K", "N"]},
@@ -51,19 +51,19 @@ tile.kernel @gemm(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
 // CHECK-NEXT:    scope 1 (parent 0): iv1 in [1, iv0) step 1
 // CHECK-NEXT:    scope 2 (parent 1): then branch of scf.if at {{.*}}: ((N - (iv1 - 1)) - 1) >= 0
 // CHECK-NEXT:    scope 3 (parent 1): else branch of scf.if at {{.*}}: ((iv1 - N) - 1) >= 0
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 2 at ((block0 * 3 + (iv1 - 1)))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 2 at ((block0 * 3 + (iv1 - 1)))
 // CHECK-NEXT:      relation: (block0, iv0, iv1, e0) -> (N) symbols (N), 2 locals, 2 equalities, 15 inequalities
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 2 at (floordiv(block0, 4))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 2 at (floordiv(block0, 4))
 // CHECK-NEXT:      relation: (block0, iv0, iv1, e0) -> (N) symbols (N), 3 locals, 2 equalities, 17 inequalities
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 2 at (ceildiv(iv0, 2))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 2 at (ceildiv(iv0, 2))
 // CHECK-NEXT:      relation:
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 2 at (((iv1 - 1) % 3))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 2 at (((iv1 - 1) % 3))
 // CHECK-NEXT:      relation:
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 2 at ((block0 * 2 + 1))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 2 at ((block0 * 2 + 1))
 // CHECK-NEXT:      relation:
-// CHECK-NEXT:    tile.load at {{.*}}: arg0[N] tile 16 pad zero scope 3 at ((N - (iv1 - 1)))
+// CHECK-NEXT:    tile.load at {{.*}}: X[N] tile 16 pad zero scope 3 at ((N - (iv1 - 1)))
 // CHECK-NEXT:      relation:
-// CHECK-NEXT:    tile.store at {{.*}}: arg1[N] tile 16 pad none scope -1 at (block0)
+// CHECK-NEXT:    tile.store at {{.*}}: Y[N] tile 16 pad none scope -1 at (block0)
 // CHECK-NEXT:      relation: (block0, e0) -> (N) symbols (N), 1 locals, 1 equalities, 8 inequalities
 tile.kernel @arithmetic(%X: memref<?xf32> {tile.dims = ["N"]},
                         %Y: memref<?xf32> {tile.dims = ["N"]}) {

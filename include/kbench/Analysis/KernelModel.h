@@ -33,7 +33,9 @@
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Support/ShapeExpr.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -56,8 +58,20 @@ struct AffineConstraint {
 struct ViewInfo {
   tile::PartitionOp op;
   unsigned argIndex = 0;
-  /// ABI name of the memref argument (kbench::tile::getKernelABI).
+  /// The memref argument as the kernel names it (`X` for `%X`;
+  /// kbench::tile::getArgName): the `tensor` of findings.
   std::string tensor;
+  /// The task tensor the host entry binds the argument to (`x`), when known
+  /// (KernelModel::bindTaskNames).
+  std::string taskName;
+
+  /// How messages name the argument: `X`, or `X (task 'x')` when the task's
+  /// name is known and differs.
+  std::string label() const {
+    return taskName.empty() || taskName == tensor
+               ? tensor
+               : tensor + " (task '" + taskName + "')";
+  }
   /// Per axis: index of the axis's dim in KernelModel::getSymbols().
   llvm::SmallVector<unsigned> dimSymbols;
   llvm::SmallVector<int64_t> tileShape;
@@ -140,10 +154,21 @@ struct AccessRelation {
   llvm::SmallVector<std::string> domainNames, rangeNames, symbolNames;
 };
 
+/// The module's host entry: its one defined func.func (the rule of the bundle
+/// manifest), or null; `defined` gets the number of defined func.funcs.
+mlir::func::FuncOp findHostEntry(mlir::ModuleOp module, unsigned &defined);
+
 /// Everything the checks of tile-verify need to know about one kernel.
 class KernelModel {
 public:
   explicit KernelModel(tile::KernelOp kernel);
+
+  /// Names each view's argument after the task tensor it receives:
+  /// `entryNames[j]` is the name of argument j of the module's host entry
+  /// (its one defined func.func; task.json's inputs, then outputs), followed
+  /// through every tile.launch of this kernel. An argument that receives
+  /// different entry arguments, or none, keeps no task name.
+  void bindTaskNames(llvm::ArrayRef<std::string> entryNames);
 
   tile::KernelOp getKernel() const { return kernel; }
   /// Why the whole kernel is outside the fragment (empty when modelled).

@@ -70,6 +70,10 @@ struct VerifyOptions {
   std::optional<unsigned> readOnlyEntryInputs;
   /// Names of those inputs in task.json order, for messages; may be empty.
   llvm::SmallVector<std::string> inputNames;
+  /// Names of the host entry's arguments (task.json's inputs, then its
+  /// outputs), for messages: a finding about kernel argument `X` that the
+  /// entry binds to the task's `x` says `X (task 'x')`. May be empty.
+  std::vector<std::string> entryArgNames;
   /// Wall-clock budget of one check on one kernel, in milliseconds. A check
   /// that exceeds it stops before its next Presburger query and is reported
   /// unsupported(timeout); a single query is not interrupted.

@@ -2,7 +2,8 @@
 //
 // The whole compile path in one readable place (Triton's compiler.py idea):
 // parse the kernel, apply the schedule, verify, lower for the target, write
-// the bundle. `kbench compile` and `kbench eval` both call compileTask.
+// the bundle. `kbench compile` and `kbench eval` call compileTask; `kbench
+// verify` calls it with stopAfterVerify.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,10 +31,20 @@ struct CompileOptions {
   /// "sm_90a" or "host".
   std::string target = "sm_90a";
   bool verify = true;
+  /// Stop once tile-verify has run: no lowering, no bundle, no outputDir
+  /// needed (`kbench verify`).
+  bool stopAfterVerify = false;
   std::string outputDir;
-  /// Content-addressed cache of bundles keyed by the IR hash; "" disables it.
+  /// Content-addressed cache of bundles keyed by the IR hash, task.json, the
+  /// target, the flags and the compiler build; "" disables it.
   std::string cacheDir;
 };
+
+/// The stages of compileTask, in order.
+enum class CompileStage { Setup, Parse, Schedule, Verify, Lower, Bundle };
+
+/// "setup", "parse", "schedule", "verify", "lower", "bundle".
+const char *getStageName(CompileStage stage);
 
 /// Wall-clock milliseconds per stage.
 struct StageTimes {
@@ -45,13 +56,16 @@ struct CompileResult {
   llvm::json::Object manifest;
   StageTimes times;
   bool cacheHit = false;
+  /// The stage that failed, when compileTask failed.
+  CompileStage failedStage = CompileStage::Setup;
   /// Verification report (VERIFICATION.md JSON), when verification ran.
   llvm::json::Value verification = nullptr;
 };
 
 /// Compiles one task into `options.outputDir`. On failure the diagnostics are
-/// in `diagnostics`, `result.verification` holds the verifier's findings when
-/// it refuted the kernel, and no bundle is left behind.
+/// in `diagnostics`, `result.failedStage` says which stage failed,
+/// `result.verification` holds the verifier's findings when it refuted the
+/// kernel, and no bundle is left behind.
 mlir::LogicalResult compileTask(mlir::MLIRContext &context,
                                 const CompileOptions &options,
                                 DiagnosticCollector &diagnostics,

@@ -188,6 +188,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerNumTiles(x);
   if (auto x = dyn_cast<tile::ExtentOp>(op))
     return lowerExtent(x);
+  if (auto x = dyn_cast<tile::TileSizeOp>(op))
+    return lowerTileSize(x);
   if (auto x = dyn_cast<tile::LoadOp>(op))
     return lowerLoad(x);
   if (auto x = dyn_cast<tile::StoreOp>(op))

@@ -115,6 +115,7 @@ public:
   const View *lookupView(mlir::Operation *op, mlir::Value view);
   mlir::LogicalResult lowerNumTiles(tile::NumTilesOp op);
   mlir::LogicalResult lowerExtent(tile::ExtentOp op);
+  mlir::LogicalResult lowerTileSize(tile::TileSizeOp op);
   mlir::FailureOr<TileValue> emitLoad(tile::LoadOp op, mlir::ValueRange indices,
                                       const Layout &layout);
   mlir::LogicalResult lowerLoad(tile::LoadOp op);

@@ -96,6 +96,11 @@ LogicalResult KernelLowering::lowerExtent(tile::ExtentOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerTileSize(tile::TileSizeOp op) {
+  scalars.map(op.getResult(), constIndex(op.getSize()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Addressing
 //===----------------------------------------------------------------------===//

@@ -209,6 +209,14 @@ struct ExtentOpLowering : OpRewritePattern<ExtentOp> {
     return success();
   }
 };
+struct TileSizeOpLowering : OpRewritePattern<TileSizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TileSizeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, op.getSize());
+    return success();
+  }
+};
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -442,7 +450,7 @@ struct SplatOpLowering : OpRewritePattern<SplatOp> {
 
 void tile_to_host::populateTileOpLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<LoadOpLowering, StoreLikeOpLowering<StoreOp>,
-               StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering, ExtentOpLowering,
+               StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering, ExtentOpLowering, TileSizeOpLowering,
                BroadcastOpLowering, ReduceOpLowering, MmaOpLowering,
                TransposeOpLowering, ExpandDimsOpLowering, IotaOpLowering,
                SplatOpLowering>(patterns.getContext());

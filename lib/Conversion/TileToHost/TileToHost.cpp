@@ -99,12 +99,13 @@ LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
       return;
     // Views are resolved statically: each access must name its partition.
     for (Operation *user : partition->getUsers()) {
-      if (isa<LoadOp, StoreOp, AtomicAddOp, NumTilesOp, ExtentOp, GridOp>(user))
+      if (isa<LoadOp, StoreOp, AtomicAddOp, NumTilesOp, ExtentOp, TileSizeOp,
+              GridOp>(user))
         continue;
       user->emitOpError("cannot be lowered by tile-to-host: it uses a tile "
                         "view, which may only be used by tile.load, "
                         "tile.store, tile.atomic_add, tile.num_tiles, "
-                        "tile.extent and tile.grid; use the tile.partition result directly "
+                        "tile.extent, tile.tile_size and tile.grid; use the tile.partition result directly "
                         "instead of passing it through ")
           << user->getName();
       lowerable = false;

@@ -186,3 +186,24 @@ tile.kernel @extent(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
 // CHECK: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[K:.*]] = memref.dim %[[X]], %[[ONE]] : memref<?x?xf32>
 // CHECK-NEXT: arith.index_cast %[[K]] : index to i64
+
+// -----
+
+// tile.tile_size: the static tile size of the view, a constant.
+
+tile.kernel @tile_size(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                       %Y: memref<?xi64> {tile.dims = ["M"]}) {
+  %Xv = tile.partition %X tile [4, 32] pad(zero) : memref<?x?xf32> -> !tile.part<4x32xf32, pad = zero>
+  %Yv = tile.partition %Y tile [4] : memref<?xi64> -> !tile.part<4xi64>
+  %i = tile.grid %Yv : !tile.part<4xi64>
+  %bk = tile.tile_size %Xv[1] : !tile.part<4x32xf32, pad = zero>
+  %n = arith.index_cast %bk : index to i64
+  %t = tile.splat %n : i64 -> tensor<4xi64>
+  tile.store %t, %Yv[%i] : tensor<4xi64>, !tile.part<4xi64>
+  tile.return
+}
+
+// CHECK-LABEL: func.func @tile_size(
+// CHECK: scf.for
+// CHECK: %[[BK:.*]] = arith.constant 32 : index
+// CHECK-NEXT: arith.index_cast %[[BK]] : index to i64

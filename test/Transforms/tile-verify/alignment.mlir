@@ -15,7 +15,7 @@ tile.kernel @wrong_row_tile(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %Yv = tile.partition %Y tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
   %m, %n = tile.grid %Yv : !tile.part<16x16xf32>
   %x = tile.load %Xv[%c0, %n] : !tile.part<16x16xf32, pad = zero> -> tensor<16x16xf32>
-  // expected-error @below {{writes tile 1 along M (dim 0) of arg1 with lanes that tile.load at}}
+  // expected-error @below {{writes tile 1 along M (dim 0) of Y with lanes that tile.load at}}
   tile.store %x, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }
@@ -25,7 +25,7 @@ tile.kernel @wrong_row_tile(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK-NEXT:  "dim_name": "M",
 // CHECK-NEXT:  "hint": "index_offset|coordinate",
 // CHECK-NEXT:  "kind": "misaligned",
-// CHECK-NEXT:  "message": "tile.store at {{.*}} writes tile 1 along M (dim 0) of arg1 with lanes that tile.load at {{.*}} read from tile 0 along M of arg0 (M = 17, N = 1, block (1, 0)); data must keep its index along a dim: use the same tile coordinate for both",
+// CHECK-NEXT:  "message": "tile.store at {{.*}} writes tile 1 along M (dim 0) of Y with lanes that tile.load at {{.*}} read from tile 0 along M of X (M = 17, N = 1, block (1, 0)); data must keep its index along a dim: use the same tile coordinate for both",
 // CHECK:       "witness": {
 // CHECK-NEXT:    "block": [
 // CHECK-NEXT:      1,
@@ -73,7 +73,7 @@ tile.kernel @bias_wrong_coordinate(%X: memref<?x?xf32> {tile.dims = ["N", "N"]},
   %b = tile.load %Bv[%i] : !tile.part<16xf32, pad = zero> -> tensor<16xf32>
   %bb = tile.broadcast %b dims [0] : tensor<16xf32> -> tensor<16x16xf32>
   %y = arith.addf %x, %bb : tensor<16x16xf32>
-  // expected-error @below {{writes tile 0 along N (dim 1) of arg2 with lanes that tile.load at}}
+  // expected-error @below {{writes tile 0 along N (dim 1) of Y with lanes that tile.load at}}
   tile.store %y, %Yv[%i, %j] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }

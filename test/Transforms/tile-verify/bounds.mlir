@@ -18,7 +18,7 @@ tile.kernel @loop_overrun(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %nk = tile.num_tiles %Xv[1] : !tile.part<64x32xf32, pad = zero>
   %ub = arith.addi %nk, %c1 : index
   scf.for %k = %c0 to %ub step %c1 {
-    // expected-error @below {{reads tile (0, 1) of arg0, outside its index space along dim 1: ceildiv(K, 32) = 1 tiles (M = 1, K = 1, block (0, 0), iv0 = 1) (hint: index_offset|loop_bound|grid_ceildiv)}}
+    // expected-error @below {{reads tile (0, 1) of X, outside its index space along dim 1: ceildiv(K, 32) = 1 tiles (M = 1, K = 1, block (0, 0), iv0 = 1) (hint: index_offset|loop_bound|grid_ceildiv)}}
     %x = tile.load %Xv[%m, %k] : !tile.part<64x32xf32, pad = zero> -> tensor<64x32xf32>
   }
   %z = arith.constant dense<0.0> : tensor<64x32xf32>
@@ -38,7 +38,7 @@ tile.kernel @loop_overrun(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
 // CHECK:       "op_name": "tile.load",
 // CHECK:       "side": "upper",
 // CHECK:       "status": "violated",
-// CHECK:       "tensor": "arg0",
+// CHECK:       "tensor": "X",
 // CHECK:       "witness": {
 // CHECK-NEXT:    "block": [
 // CHECK-NEXT:      0,
@@ -71,7 +71,7 @@ tile.kernel @negative(%X: memref<?xf32> {tile.dims = ["N"]},
   %Yv = tile.partition %Y tile [128] : memref<?xf32> -> !tile.part<128xf32>
   %i = tile.grid %Yv : !tile.part<128xf32>
   %p = arith.subi %i, %c1 : index
-  // expected-error @below {{reads tile (-1) of arg0: tile coordinate 0 is negative (N = 1, block (0)) (hint: index_offset)}}
+  // expected-error @below {{reads tile (-1) of X: tile coordinate 0 is negative (N = 1, block (0)) (hint: index_offset)}}
   %x = tile.load %Xv[%p] : !tile.part<128xf32, pad = zero> -> tensor<128xf32>
   tile.store %x, %Yv[%i] : tensor<128xf32>, !tile.part<128xf32>
   tile.return
@@ -88,7 +88,7 @@ tile.kernel @no_tail_mask(%X: memref<?xf32> {tile.dims = ["N"]},
   %Xv = tile.partition %X tile [128] : memref<?xf32> -> !tile.part<128xf32>
   %Yv = tile.partition %Y tile [128] : memref<?xf32> -> !tile.part<128xf32>
   %i = tile.grid %Yv : !tile.part<128xf32>
-  // expected-error @below {{reads tile (0) of arg0 with pad(none), but the tile overhangs N = 1 along dim 0: element (1) is past the extent (N = 1, block (0)); give the partition a pad or require full tiles, e.g. requires ["N % 128 == 0"] (hint: tail_mask|requires)}}
+  // expected-error @below {{reads tile (0) of X with pad(none), but the tile overhangs N = 1 along dim 0: element (1) is past the extent (N = 1, block (0)); give the partition a pad or require full tiles, e.g. requires ["N % 128 == 0"] (hint: tail_mask|requires)}}
   %x = tile.load %Xv[%i] : !tile.part<128xf32> -> tensor<128xf32>
   tile.store %x, %Yv[%i] : tensor<128xf32>, !tile.part<128xf32>
   tile.return
@@ -134,7 +134,7 @@ tile.kernel @store_offset(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %m, %n = tile.grid %Yv : !tile.part<16x16xf32>
   %x = tile.load %Xv[%m, %n] : !tile.part<16x16xf32, pad = zero> -> tensor<16x16xf32>
   %m1 = arith.addi %m, %c1 : index
-  // expected-error @below {{writes tile (1, 0) of arg1, outside its index space along dim 0: ceildiv(M, 16) = 1 tiles (M = 1, N = 1, block (0, 0))}}
+  // expected-error @below {{writes tile (1, 0) of Y, outside its index space along dim 0: ceildiv(M, 16) = 1 tiles (M = 1, N = 1, block (0, 0))}}
   tile.store %x, %Yv[%m1, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }
@@ -156,7 +156,7 @@ tile.kernel @signed_division(%X: memref<?xf32> {tile.dims = ["N"]},
   %p = arith.subi %i, %c1 : index
   %h = arith.divsi %p, %c2 : index
   // expected-error @+2 {{divides a value that can be negative (N = 1, block (0)); the verifier models arith.divsi/divui/remsi/remui only on non-negative values, use arith.floordivsi}}
-  // expected-error @+1 {{reads tile (-1) of arg0}}
+  // expected-error @+1 {{reads tile (-1) of X}}
   %x = tile.load %Xv[%h] : !tile.part<128xf32, pad = zero> -> tensor<128xf32>
   tile.store %x, %Yv[%i] : tensor<128xf32>, !tile.part<128xf32>
   tile.return

@@ -15,7 +15,7 @@ tile.kernel @floor_grid(%X: memref<?xf32> {tile.dims = ["N"]},
   %Yg = tile.partition %Y tile [128] : memref<?xf32> -> !tile.part<128xf32>
   %i = tile.grid %Yg : !tile.part<128xf32>
   %x = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
-  // expected-error @below {{element (64) of arg1 is never written for N = 65: no block of the launch grid (1 blocks) writes tile (1) of the view stored by}}
+  // expected-error @below {{element (64) of Y is never written for N = 65: no block of the launch grid (1 blocks) writes tile (1) of the view stored by}}
   tile.store %x, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }
@@ -27,7 +27,7 @@ tile.kernel @floor_grid(%X: memref<?xf32> {tile.dims = ["N"]},
 // CHECK-NEXT:  "hint": "grid_ceildiv|loop_bound|index_offset",
 // CHECK-NEXT:  "kind": "uncovered",
 // CHECK:       "op_name": "tile.store",
-// CHECK:       "tensor": "arg1",
+// CHECK:       "tensor": "Y",
 // CHECK-NEXT:  "witness": {
 // CHECK-NEXT:    "dims": {
 // CHECK-NEXT:      "N": 65
@@ -77,7 +77,7 @@ tile.kernel @short_store_loop(%Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
   %ub = arith.subi %nt, %c1 : index
   %z = arith.constant dense<0.0> : tensor<4x16xf32>
   scf.for %j = %c0 to %ub step %c1 {
-    // expected-error @below {{element (0, 0) of arg0 is never written for M = 1, N = 1: no block of the launch grid (1 blocks) writes tile (0, 0) of the view stored by}}
+    // expected-error @below {{element (0, 0) of Y is never written for M = 1, N = 1: no block of the launch grid (1 blocks) writes tile (0, 0) of the view stored by}}
     tile.store %z, %Yv[%r, %j] : tensor<4x16xf32>, !tile.part<4x16xf32>
   }
   tile.return

@@ -17,7 +17,7 @@ tile.kernel @zero_into_max(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %Yv = tile.partition %Y tile [4] : memref<?xf32> -> !tile.part<4xf32>
   %r = tile.grid %Yv : !tile.part<4xf32>
   %x = tile.load %Xv[%r, %c0] : !tile.part<4x16xf32, pad = zero> -> tensor<4x16xf32>
-  // expected-error @below {{reduces (max) lanes of arg0 padded by tile.load at}}
+  // expected-error @below {{reduces (max) lanes of X padded by tile.load at}}
   %m = tile.reduce max %x dim 1 : tensor<4x16xf32> -> tensor<4xf32>
   tile.store %m, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
   tile.return
@@ -29,7 +29,7 @@ tile.kernel @zero_into_max(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK-NEXT:  "hint": "pad_kind",
 // CHECK-NEXT:  "kind": "pad_not_neutral",
 // CHECK-NEXT:  "lanes": "zero",
-// CHECK-NEXT:  "message": "tile.reduce at {{.*}} reduces (max) lanes of arg0 padded by tile.load at {{.*}} with pad(zero) along dim 1, which hold zero there (for M = 1, N = 1, block (0) reads element (0, 1) past N); max needs -inf there: use pad(neg_inf)",
+// CHECK-NEXT:  "message": "tile.reduce at {{.*}} reduces (max) lanes of X padded by tile.load at {{.*}} with pad(zero) along dim 1, which hold zero there (for M = 1, N = 1, block (0) reads element (0, 1) past N); max needs -inf there: use pad(neg_inf)",
 // CHECK:       "pad": "zero",
 // CHECK:       "witness": {
 // CHECK-NEXT:    "block": [
@@ -114,14 +114,14 @@ tile.kernel @mma_neg_inf(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %x = tile.load %Xv[%m, %c0] : !tile.part<16x32xf32, pad = neg_inf> -> tensor<16x32xf32>
   %w = tile.load %Wv[%c0, %n] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
-  // expected-error @below {{multiplies and sums lanes of arg0 padded by tile.load at}}
+  // expected-error @below {{multiplies and sums lanes of X padded by tile.load at}}
   // expected-error @below {{a product with them is zero or nan, not zero: use pad(zero) for both operands}}
   %r = tile.mma %x, %w, %z : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
   tile.store %r, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }
 // CHECK-LABEL: "kernels": [
-// CHECK:       "message": "tile.mma at {{.*}} multiplies and sums lanes of arg0 padded by tile.load at {{.*}} with pad(neg_inf) along dim 1, which hold -inf there (for M = 1, K = 1, N = 1, block (0, 0) reads element (0, 1) past K); a product with them is -inf or +inf or nan, not zero: use pad(zero) for both operands",
+// CHECK:       "message": "tile.mma at {{.*}} multiplies and sums lanes of X padded by tile.load at {{.*}} with pad(neg_inf) along dim 1, which hold -inf there (for M = 1, K = 1, N = 1, block (0, 0) reads element (0, 1) past K); a product with them is -inf or +inf or nan, not zero: use pad(zero) for both operands",
 // CHECK:       "kernel": "mma_neg_inf"
 
 // -----
@@ -135,14 +135,14 @@ tile.kernel @leak(%X: memref<?xf32> {tile.dims = ["N"]},
   %i = tile.grid %Yv : !tile.part<16xf32>
   %x = tile.load %Xv[%i] : !tile.part<16xf32, pad = zero> -> tensor<16xf32>
   %e = math.exp %x : tensor<16xf32>
-  // expected-error @below {{writes lanes of arg0 padded by tile.load at}}
+  // expected-error @below {{writes lanes of X padded by tile.load at}}
   tile.store %e, %Yv[%i] : tensor<16xf32>, !tile.part<16xf32>
   tile.return
 }
 // CHECK-LABEL: "kernels": [
 // CHECK:       "consumer": "tile.store",
 // CHECK:       "hint": "pad_kind|index_offset",
-// CHECK:       "message": "tile.store at {{.*}} writes lanes of arg0 padded by tile.load at {{.*}} with pad(zero) into in-bounds elements of arg1: lane 1 of dim 0 is past N in the load but element 1 < N2 in the store (N = 1, N2 = 2, block (0)); load and store must tile the same dim alike",
+// CHECK:       "message": "tile.store at {{.*}} writes lanes of X padded by tile.load at {{.*}} with pad(zero) into in-bounds elements of Y: lane 1 of dim 0 is past N in the load but element 1 < N2 in the store (N = 1, N2 = 2, block (0)); load and store must tile the same dim alike",
 // CHECK:       "lane": 1
 // CHECK:       "kernel": "leak"
 
@@ -182,7 +182,7 @@ tile.kernel @masked_sum(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
     scf.yield %s, %s1 : tensor<4x16xf32>, tensor<4x16xf32>
   }
   %y = tile.reduce add %good dim 1 : tensor<4x16xf32> -> tensor<4xf32>
-  // expected-error @below {{reduces (add) lanes of arg0 padded by tile.load at}}
+  // expected-error @below {{reduces (add) lanes of X padded by tile.load at}}
   %y1 = tile.reduce add %bad dim 1 : tensor<4x16xf32> -> tensor<4xf32>
   tile.store %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
   tile.store %y1, %Zv[%r] : tensor<4xf32>, !tile.part<4xf32>

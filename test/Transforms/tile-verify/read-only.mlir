@@ -31,7 +31,7 @@ tile.kernel @write_input(%X: memref<?xf32> {tile.dims = ["N"]},
   %one = arith.constant dense<1.0> : tensor<64xf32>
   %y = arith.addf %x, %one : tensor<64xf32>
   tile.store %y, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
-  // expected-error-re @below {{[C12] input_write: tile.store writes into argument #0 'arg0' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc({{.*}}); task inputs are read-only: store into an output (or a temporary) instead (hint: store_to_output)}}
+  // expected-error-re @below {{[C12] input_write: tile.store writes into argument #0 'X' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc({{.*}}); task inputs are read-only: store into an output (or a temporary) instead (hint: store_to_output)}}
   tile.store %y, %Xo[%i] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }
@@ -49,7 +49,7 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK-NEXT:      "check": "C12",
 // CHECK-NEXT:      "hint": "store_to_output",
 // CHECK-NEXT:      "kind": "input_write",
-// CHECK-NEXT:      "message": "tile.store writes into argument #0 'arg0' (dims [N]), which @main binds to task input #0
+// CHECK-NEXT:      "message": "tile.store writes into argument #0 'X' (dims [N]), which @main binds to task input #0
 // CHECK-NEXT:      "op": "loc(
 // CHECK-NEXT:      "op_name": "tile.store",
 // CHECK-NEXT:      "related": [
@@ -57,7 +57,7 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK-NEXT:        "loc(
 // CHECK-NEXT:      ],
 // CHECK-NEXT:      "status": "violated",
-// CHECK-NEXT:      "tensor": "arg0",
+// CHECK-NEXT:      "tensor": "X",
 // CHECK-NEXT:      "witness": {
 // CHECK-NEXT:        "entry_argument": 0,
 // CHECK-NEXT:        "kernel_argument": 0
@@ -106,7 +106,7 @@ tile.kernel @accumulate(%A: memref<?xf32> {tile.dims = ["N"]},
   %Yv = tile.partition %Y tile [64] : memref<?xf32> -> !tile.part<64xf32>
   %i = tile.grid %Yv : !tile.part<64xf32>
   %a = tile.load %Av[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
-  // expected-error-re @below {{[C12] input_write: tile.atomic_add writes into argument #1 'arg1' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc({{.*}}); task inputs are read-only}}
+  // expected-error-re @below {{[C12] input_write: tile.atomic_add writes into argument #1 'Y' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc({{.*}}); task inputs are read-only}}
   tile.atomic_add %a, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }
@@ -124,7 +124,7 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK-NEXT:      "queries": 0,
 // CHECK-NEXT:      "status": "violated",
 // CHECK:           "kind": "input_write",
-// CHECK-NEXT:      "message": "tile.atomic_add writes into argument #1 'arg1' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc(\"{{.*}}read-only.mlir\":[[@LINE-8]]:3);
+// CHECK-NEXT:      "message": "tile.atomic_add writes into argument #1 'Y' (dims [N]), which @main binds to task input #0 (entry argument #0) at tile.launch loc(\"{{.*}}read-only.mlir\":[[@LINE-8]]:3);
 
 // -----
 

@@ -22,7 +22,7 @@ tile.kernel @split_k_gap(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %x = tile.load %Xv[%m, %k] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
   scf.for %n = %c0 to %nn step %c1 {
     %w = tile.load %Wv[%n, %k] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
-    // expected-error @below {{never reduces k tile 1 (elements [32, 33) of K = 33) for output tile (0, 0) of arg2 (M = 1, K = 33, N = 1)}}
+    // expected-error @below {{never reduces k tile 1 (elements [32, 33) of K = 33) for output tile (0, 0) of Y (M = 1, K = 33, N = 1)}}
     %p = tile.mma %x, %w, %z {transpose_b} : tensor<16x32xf32>, tensor<16x32xf32> -> tensor<16x16xf32>
     tile.atomic_add %p, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   }

@@ -127,7 +127,7 @@ tile.kernel @k_mismatch(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
     %k1 = arith.addi %k, %c1 : index
     %x = tile.load %Xv[%m, %k] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
     %w = tile.load %Wv[%k1, %n] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
-    // expected-error @below {{combines k tile 0 of arg0 (tile.load at}}
+    // expected-error @below {{combines k tile 0 of X (tile.load at}}
     %r = tile.mma %x, %w, %a : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
     scf.yield %r : tensor<16x16xf32>
   }
@@ -137,7 +137,7 @@ tile.kernel @k_mismatch(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
 // CHECK-LABEL: "kernels": [
 // CHECK:       "hint": "k_index",
 // CHECK:       "kind": "k_mismatch",
-// CHECK:       "message": "tile.mma at {{.*}} combines k tile 0 of arg0 (tile.load at {{.*}}) with k tile 1 of arg1 (tile.load at {{.*}}) in block (0, 0), iv0 = 0 (M = 1, K = 1, N = 1)",
+// CHECK:       "message": "tile.mma at {{.*}} combines k tile 0 of X (tile.load at {{.*}}) with k tile 1 of W (tile.load at {{.*}}) in block (0, 0), iv0 = 0 (M = 1, K = 1, N = 1)",
 // CHECK:       "k_tiles": [
 // CHECK-NEXT:    0,
 // CHECK-NEXT:    1
@@ -158,7 +158,7 @@ tile.kernel @k_dims_differ(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %x = tile.load %Xv[%m, %c0] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
   %w = tile.load %Wv[%c0, %n] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
-  // expected-error @below {{reduces dim K of arg0 against dim K2 of arg1, which differ for M = 1, K = 1, K2 = 2, N = 1; add a requires fact that makes them equal or fix the operand}}
+  // expected-error @below {{reduces dim K of X against dim K2 of W, which differ for M = 1, K = 1, K2 = 2, N = 1; add a requires fact that makes them equal or fix the operand}}
   // expected-error @below {{never reduces k tile 1 (elements [32, 33) of K = 33)}}
   %r = tile.mma %x, %w, %z : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
   tile.store %r, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>

@@ -14,7 +14,7 @@ tile.kernel @overlap(%Y: memref<?xf32> {tile.dims = ["N"]}) {
   %z = arith.constant dense<0.0> : tensor<64xf32>
   %h = arith.constant dense<1.0> : tensor<32xf32>
   tile.store %z, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
-  // expected-error @below {{element (0) of arg0 is written twice for N = 1: by tile.store at}}
+  // expected-error @below {{element (0) of Y is written twice for N = 1: by tile.store at}}
   tile.store %h, %Yh[%i] : tensor<32xf32>, !tile.part<32xf32>
   tile.return
 }
@@ -57,7 +57,7 @@ tile.kernel @half_stride(%Y: memref<?xf32> {tile.dims = ["N"]}) {
   %i = tile.grid %Yh : !tile.part<32xf32>
   %z = arith.constant dense<0.0> : tensor<64xf32>
   %q = arith.divui %i, %c2 : index
-  // expected-error @below {{element (0) of arg0 is written twice for N = 33: by tile.store at}}
+  // expected-error @below {{element (0) of Y is written twice for N = 33: by tile.store at}}
   tile.store %z, %Yv[%q] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }
@@ -82,7 +82,7 @@ tile.kernel @store_in_loop(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %nk = tile.num_tiles %Yv[1] : !tile.part<16x16xf32>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   scf.for %k = %c0 to %nk step %c1 {
-    // expected-error @below {{element (0, 0) of arg1 is written twice for M = 1, K = 17: by tile.store at}}
+    // expected-error @below {{element (0, 0) of Y is written twice for M = 1, K = 17: by tile.store at}}
     tile.store %z, %Yv[%m, %c0] : tensor<16x16xf32>, !tile.part<16x16xf32>
   }
   tile.return
@@ -115,7 +115,7 @@ tile.kernel @store_and_atomic(%Y: memref<?xf32> {tile.dims = ["N"]}) {
   tile.return
 }
 // CHECK-LABEL: "kernels": [
-// CHECK:       "message": "element (0) of arg0 is written twice for N = 1: by tile.atomic_add at {{.*}}:[[#@LINE-6]]:3 in block (0) and by tile.store at {{.*}}:[[#@LINE-4]]:3 in block (0); a store and an atomic add to one element race",
+// CHECK:       "message": "element (0) of Y is written twice for N = 1: by tile.atomic_add at {{.*}}:[[#@LINE-6]]:3 in block (0) and by tile.store at {{.*}}:[[#@LINE-4]]:3 in block (0); a store and an atomic add to one element race",
 // CHECK:       "kernel": "store_and_atomic"
 
 // -----

@@ -37,6 +37,13 @@ SmallVector<KernelParam> getKernelABI(KernelOp kernel) {
   return params;
 }
 
+std::string getArgName(KernelOp kernel, unsigned index) {
+  if (auto name = dyn_cast<NameLoc>(kernel.getArgument(index).getLoc()))
+    return name.getName().str();
+  auto abiName = kernel.getArgAttrOfType<StringAttr>(index, "tile.name");
+  return abiName ? abiName.str() : "arg" + std::to_string(index);
+}
+
 FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel) {
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });

@@ -45,9 +45,16 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
            << "a tile.kernel returns nothing; write outputs through "
               "tile.store into a memref argument";
 
+  // MLIR forgets SSA names once parsed; keep each argument's (%X) as a
+  // NameLoc on the block argument, so diagnostics can say X, not arg0.
   SmallVector<Type> argTypes;
-  for (OpAsmParser::Argument &arg : arguments)
+  for (OpAsmParser::Argument &arg : arguments) {
     argTypes.push_back(arg.type);
+    if (!arg.sourceLoc)
+      arg.sourceLoc = NameLoc::get(
+          builder.getStringAttr(arg.ssaName.name.drop_front()),
+          parser.getEncodedSourceLoc(arg.ssaName.location));
+  }
   result.addAttribute(getFunctionTypeAttrName(result.name),
                       TypeAttr::get(builder.getFunctionType(argTypes, {})));
   call_interface_impl::addArgAndResultAttrs(

@@ -158,7 +158,7 @@ LogicalResult PartitionOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// GridOp, NumTilesOp
+// GridOp, NumTilesOp, ExtentOp, TileSizeOp
 //===----------------------------------------------------------------------===//
 
 SmallVector<int64_t> GridOp::getGridDims() {
@@ -201,20 +201,33 @@ LogicalResult GridOp::verify() {
   return success();
 }
 
-LogicalResult NumTilesOp::verify() {
-  int64_t rank = getView().getType().getRank();
-  if (getDim() < 0 || getDim() >= rank)
-    return emitOpError("dim ") << getDim() << " is out of range for a rank-"
-                               << rank << " partition";
+/// The dim of a view that tile.num_tiles, tile.extent and tile.tile_size
+/// read must be one of its axes.
+static LogicalResult verifyViewDim(Operation *op, PartitionType view,
+                                   int64_t dim) {
+  int64_t rank = view.getRank();
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError("dim ") << dim << " is out of range for a rank-"
+                                   << rank << " partition";
   return success();
 }
 
+LogicalResult NumTilesOp::verify() {
+  return verifyViewDim(*this, getView().getType(), getDim());
+}
+
 LogicalResult ExtentOp::verify() {
-  int64_t rank = getView().getType().getRank();
-  if (getDim() < 0 || getDim() >= rank)
-    return emitOpError("dim ") << getDim() << " is out of range for a rank-"
-                               << rank << " partition";
-  return success();
+  return verifyViewDim(*this, getView().getType(), getDim());
+}
+
+LogicalResult TileSizeOp::verify() {
+  return verifyViewDim(*this, getView().getType(), getDim());
+}
+
+OpFoldResult TileSizeOp::fold(FoldAdaptor) {
+  if (getDim() < 0 || getDim() >= getView().getType().getRank())
+    return {}; // the verifier reports it
+  return IntegerAttr::get(IndexType::get(getContext()), getSize());
 }
 
 //===----------------------------------------------------------------------===//

@@ -101,14 +101,15 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   return text;
 }
 
-/// "argument #1 (dims [N, K])" for a partition of a kernel argument.
+/// "argument #1 'W' (dims [N, K])" for a partition of a kernel argument.
 static std::string describeSource(KernelOp kernel, PartitionOp partition) {
   auto arg = dyn_cast<BlockArgument>(partition.getSource());
   if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
     return "a memref";
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "argument #" << arg.getArgNumber() << " (dims [";
+  os << "argument #" << arg.getArgNumber() << " '"
+     << getArgName(kernel, arg.getArgNumber()) << "' (dims [";
   llvm::interleaveComma(kernel.getArgDimNames(arg.getArgNumber()), os);
   os << "])";
   return text;

@@ -245,8 +245,12 @@ void DimClasses::visit(Operation *op) {
     }
     return;
   }
-  // Shapes these create are free: they follow whatever consumes them.
-  if (isa<IotaOp, SplatOp, GridOp, NumTilesOp, KernelOp, ReturnOp>(op))
+  // Shapes these create are free: they follow whatever consumes them. The
+  // scalars grid, num_tiles, extent and tile_size read from a view name no
+  // tile dim: num_tiles and tile_size follow the view's new type, and extent
+  // is a dim of the memref, the same for every tiling.
+  if (isa<IotaOp, SplatOp, GridOp, NumTilesOp, ExtentOp, TileSizeOp, KernelOp,
+          ReturnOp>(op))
     return;
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (isTiled(constant.getResult()) &&

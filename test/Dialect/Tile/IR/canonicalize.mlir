@@ -72,3 +72,22 @@ func.func @splat_value(%s: f32) -> tensor<4xf32> {
   %r = tile.splat %s : f32 -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// tile.tile_size folds to the tile size its view's type spells.
+// CHECK-LABEL: tile.kernel @tile_size
+// CHECK-NOT: tile.tile_size
+// CHECK: %[[C:.*]] = arith.constant dense<16> : tensor<32xindex>
+// CHECK: tile.store %[[C]]
+tile.kernel @tile_size(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                       %Y: memref<?xindex> {tile.dims = ["M"]})
+    params {BM = 32, BN = 16} {
+  %Xv = tile.partition %X tile [BM, BN] : memref<?x?xf32> -> !tile.part<32x16xf32>
+  %Yv = tile.partition %Y tile [BM] : memref<?xindex> -> !tile.part<32xindex>
+  %m = tile.grid %Yv : !tile.part<32xindex>
+  %bn = tile.tile_size %Xv[1] : !tile.part<32x16xf32>
+  %t = tile.splat %bn : index -> tensor<32xindex>
+  tile.store %t, %Yv[%m] : tensor<32xindex>, !tile.part<32xindex>
+  tile.return
+}

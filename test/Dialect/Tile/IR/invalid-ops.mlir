@@ -146,6 +146,16 @@ tile.kernel @extent_range(%X: memref<?xf32> {tile.dims = ["N"]}) {
 
 // -----
 
+tile.kernel @tile_size_range(%X: memref<?xf32> {tile.dims = ["N"]}) {
+  %Xv = tile.partition %X tile [64] : memref<?xf32> -> !tile.part<64xf32>
+  %i = tile.grid %Xv : !tile.part<64xf32>
+  // expected-error @+1 {{'tile.tile_size' op dim -1 is out of range for a rank-1 partition}}
+  %n = tile.tile_size %Xv[-1] : !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @load_indices(%X: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
   %Xv = tile.partition %X tile [4, 64] : memref<?x?xf32> -> !tile.part<4x64xf32>
   %i, %j = tile.grid %Xv : !tile.part<4x64xf32>

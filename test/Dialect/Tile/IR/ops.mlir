@@ -30,6 +30,8 @@ tile.kernel @all_ops(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %nk = tile.num_tiles %Xv[1] : !tile.part<32x16xf32, pad = zero>
   // CHECK: tile.extent %[[XV]][0] : !tile.part<32x16xf32, pad = zero>
   %em = tile.extent %Xv[0] : !tile.part<32x16xf32, pad = zero>
+  // CHECK: tile.tile_size %[[XV]][1] : !tile.part<32x16xf32, pad = zero>
+  %ts = tile.tile_size %Xv[1] : !tile.part<32x16xf32, pad = zero>
   // CHECK: tile.load %[[XV]][%[[G]]#0, %{{.*}}] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
   %x = tile.load %Xv[%m, %nk] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
   %w = tile.load %Wv[%n, %nk] : !tile.part<32x16xf32, pad = neg_inf> -> tensor<32x16xf32>

@@ -181,7 +181,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.vector_width: vector_width = 8 makes 32-byte accesses to the f32 elements of argument #1 (dims [M]); the limit is 16 bytes, so at most 4 for this element type}}
+    // expected-error @below {{transform.tile.vector_width: vector_width = 8 makes 32-byte accesses to the f32 elements of argument #1 'b' (dims [M]); the limit is 16 bytes, so at most 4 for this element type}}
     transform.tile.vector_width %k 8 : !transform.any_op
     transform.yield
   }
@@ -202,7 +202,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.vector_width: vector_width = 4 does not divide the innermost tile size 2 of the partition of argument #0 (dims [M, K]) (tile [BM, 2] = 16x2); use a width that divides it or retile}}
+    // expected-error @below {{transform.tile.vector_width: vector_width = 4 does not divide the innermost tile size 2 of the partition of argument #0 'X' (dims [M, K]) (tile [BM, 2] = 16x2); use a width that divides it or retile}}
     transform.tile.vector_width %k 4 : !transform.any_op
     transform.yield
   }

@@ -309,7 +309,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_params: vector_width = 4 does not divide the innermost tile size 2 of the partition of argument #0 (dims [M]) (tile [BR] = 2); use a width that divides it or retile}}
+    // expected-error @below {{transform.tile.set_params: vector_width = 4 does not divide the innermost tile size 2 of the partition of argument #0 'X' (dims [M]) (tile [BR] = 2); use a width that divides it or retile}}
     transform.tile.set_params %k {BR = 2} : !transform.any_op
     transform.yield
   }

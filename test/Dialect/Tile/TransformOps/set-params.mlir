@@ -214,3 +214,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A masked row kernel (as tasks/layernorm): tile.extent reads a dim of the
+// memref and tile.tile_size the view's tile size, so neither pins BN; the
+// tile-size value follows the view's new type.
+
+// CHECK-LABEL: tile.kernel @masked_rows
+// CHECK-SAME: params {BN = 512, BR = 8}
+// CHECK: %[[XV:.*]] = tile.partition %{{.*}} tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<8x512xf32, pad = zero>
+// CHECK: tile.extent %[[XV]][1] : !tile.part<8x512xf32, pad = zero>
+// CHECK: tile.tile_size %[[XV]][1] : !tile.part<8x512xf32, pad = zero>
+// CHECK: tile.iota dim 1 : tensor<8x512xindex>
+// CHECK: arith.cmpi ult, %{{.*}} : tensor<8x512xindex>
+// CHECK: arith.select %{{.*}} : tensor<8x512xi1>, tensor<8x512xf32>
+// CHECK: tile.reduce add %{{.*}} dim 1 : tensor<8x512xf32> -> tensor<8xf32>
+module attributes {transform.with_named_sequence} {
+  tile.kernel @masked_rows(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                           %Y: memref<?xf32> {tile.dims = ["M"]})
+      params {BR = 4, BN = 1024} {
+    %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BR] : memref<?xf32> -> !tile.part<4xf32>
+    %r = tile.grid %Yv : !tile.part<4xf32>
+    %c0 = arith.constant 0 : index
+    %n = tile.extent %Xv[1] : !tile.part<4x1024xf32, pad = zero>
+    %bn = tile.tile_size %Xv[1] : !tile.part<4x1024xf32, pad = zero>
+    %x = tile.load %Xv[%r, %c0] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+    %cols = tile.iota dim 1 : tensor<4x1024xindex>
+    %j0 = arith.muli %c0, %bn : index
+    %base = tile.splat %j0 : index -> tensor<4x1024xindex>
+    %col = arith.addi %base, %cols : tensor<4x1024xindex>
+    %n2d = tile.splat %n : index -> tensor<4x1024xindex>
+    %inb = arith.cmpi ult, %col, %n2d : tensor<4x1024xindex>
+    %zero = arith.constant dense<0.0> : tensor<4x1024xf32>
+    %m = arith.select %inb, %x, %zero : tensor<4x1024xi1>, tensor<4x1024xf32>
+    %s = tile.reduce add %m dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    tile.store %s, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_params %k {BR = 8, BN = 512} : !transform.any_op
+    transform.yield
+  }
+}

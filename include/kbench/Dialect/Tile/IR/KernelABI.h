@@ -33,6 +33,11 @@ struct KernelParam {
   int argIndex = -1;
 };
 
+/// The name diagnostics give argument `index`: its SSA name in the kernel's
+/// source (`%X` gives "X"; the parser keeps it as the argument's NameLoc),
+/// else its ABI name (`tile.name` or `arg<index>`).
+std::string getArgName(KernelOp kernel, unsigned index);
+
 /// The kernel's arguments as declared, followed by one `dim` param per dim
 /// name in order of first appearance.
 llvm::SmallVector<KernelParam> getKernelABI(KernelOp kernel);

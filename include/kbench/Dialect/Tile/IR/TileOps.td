@@ -181,6 +181,28 @@ def Tile_ExtentOp : Tile_Op<"extent", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_TileSizeOp : Tile_Op<"tile_size", [Pure]> {
+  let summary = "Static size of a view's tiles along one dim, as a value";
+  let description = [{
+    `%bn = tile.tile_size %Xv[1] : !tile.part<4x1024xf32>` is `1024`, the
+    tile size of axis 1, read from the view's type. A kernel computes a
+    tile's global lane indices with it (`tile.iota` plus `%j * %bn`) instead
+    of writing the literal, so `transform.tile.set_params` can retile the
+    kernel: the value follows the view's new type.
+  }];
+  let arguments = (ins Tile_PartitionType:$view, I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $dim `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The tile size, from the view's type.
+    int64_t getSize() {
+      return getView().getType().getShape()[getDim()];
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
