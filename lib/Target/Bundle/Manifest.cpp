@@ -242,22 +242,10 @@ static llvm::json::Object describeKernel(KernelOp kernel,
   llvm::json::Array gridJson;
   for (const ShapeExpr &axis : grid)
     gridJson.push_back(axis.str());
+  // Facts are stated over dims and params; the runner only knows dims.
   llvm::json::Array requires;
-  if (ArrayAttr facts = kernel.getRequiresAttr()) {
-    SymbolValues params;
-    if (DictionaryAttr dict = kernel.getParamsAttr())
-      for (NamedAttribute p : dict)
-        if (auto v = dyn_cast<IntegerAttr>(p.getValue()))
-          params[p.getName().str()] = v.getInt();
-    // Facts are stated over dims and params; the runner only knows dims.
-    for (Attribute fact : facts) {
-      std::string error;
-      std::optional<ShapeFact> parsed =
-          ShapeFact::parse(cast<StringAttr>(fact).str(), error);
-      requires.push_back(parsed ? parsed->substitute(params).str()
-                                : cast<StringAttr>(fact).str());
-    }
-  }
+  for (const ShapeFact &fact : getBoundRequiresFacts(kernel))
+    requires.push_back(fact.str());
   int64_t block = getBlockSize(kernel);
   return llvm::json::Object{
       {"name", kernel.getSymName().str()},
