@@ -139,30 +139,15 @@ static LogicalResult copyFolder(StringRef from, StringRef to) {
   return failure(bool(ec));
 }
 
-static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &manifest) {
-  SmallString<256> file(dir);
-  path::append(file, "manifest.json");
-  std::error_code ec;
-  llvm::raw_fd_ostream os(file, ec);
-  if (ec)
+/// Reads a cached bundle's manifest through the schema; a stale or damaged
+/// entry is a miss, not an error.
+static FailureOr<bundle::BundleManifest> readCachedManifest(StringRef dir) {
+  std::string error;
+  std::optional<bundle::BundleManifest> manifest =
+      bundle::tryParseManifestFile(dir.str(), error);
+  if (!manifest)
     return failure();
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object(manifest)))
-     << "\n";
-  return success();
-}
-
-static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
-  SmallString<256> file(dir);
-  path::append(file, "manifest.json");
-  auto buffer = llvm::MemoryBuffer::getFile(file);
-  if (!buffer)
-    return failure();
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse((*buffer)->getBuffer());
-  if (!value || !value->getAsObject()) {
-    llvm::consumeError(value.takeError());
-    return failure();
-  }
-  return *value->getAsObject();
+  return std::move(*manifest);
 }
 
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
@@ -219,17 +204,16 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
       return failure();
   }
 
-  FailureOr<llvm::json::Object> manifest =
+  FailureOr<bundle::BundleManifest> manifest =
       buildManifest(*module, *task, options.target);
   if (failed(manifest))
     return failure();
   std::string salt = std::string(compilerVersion()) + "|" + options.target +
                      (options.verify ? "|verified" : "|unverified");
   std::string hash = hashModule(*module, salt);
-  (*manifest)["compiler"] = llvm::json::Object{{"name", "kbench"},
-                                               {"version", compilerVersion()}};
-  (*manifest)["ir_hash"] = hash;
-  (*manifest)["verification"] = options.verify ? "proved" : "skipped";
+  manifest->compiler = bundle::CompilerInfo{"kbench", compilerVersion()};
+  manifest->irHash = hash;
+  manifest->verification = options.verify ? "proved" : "skipped";
 
   // Assemble the bundle next to its destination, then move it into place.
   SmallString<256> staging(options.outputDir);
@@ -246,7 +230,8 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
     path::append(cached, hash + "-" + compilerBuildId());
   }
   if (!cached.empty() && fs::exists(cached)) {
-    FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);
+    FailureOr<bundle::BundleManifest> cachedManifest =
+        readCachedManifest(cached);
     if (succeeded(cachedManifest) && succeeded(copyFolder(cached, staging))) {
       result.cacheHit = true;
       *manifest = std::move(*cachedManifest);
@@ -264,8 +249,10 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
             : gpuBackendStage(*module, staging, *manifest, result.times);
     if (failed(lowered))
       return failure();
-    if (failed(writeManifest(staging, *manifest)))
-      return error(staging, "cannot write manifest.json");
+    std::string writeError;
+    if (!bundle::tryWriteManifestFile(staging.str().str(), *manifest,
+                                      writeError))
+      return error(staging, writeError);
     if (!cached.empty()) {
       // A cache that cannot be written is not an error; the bundle is.
       SmallString<256> cacheStaging(cached);

@@ -14,7 +14,7 @@
 #include "kbench/Runner/Report.h"
 #include "kbench/Runner/Worker.h"
 
-#include "JsonField.h"
+#include "kbench/Support/JsonField.h"
 
 #include <algorithm>
 #include <cstdlib>

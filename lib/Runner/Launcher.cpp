@@ -69,6 +69,11 @@ LaunchSequence KernelModule::bind(const std::vector<ResolvedLaunch> &launches,
         slot = it->second;
         break;
       }
+      case KernelParamSpec::Kind::TmaDescriptor:
+      case KernelParamSpec::Kind::Workspace:
+        // checkManifestAgainstTask refuses them before any launch.
+        throw InputError(std::string("internal: cannot pass a ") +
+                         bundle::paramKindName(a.kind) + " param");
       }
       e.storage.push_back(slot);
     }

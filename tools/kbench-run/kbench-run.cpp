@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

@@ -10,6 +10,7 @@
 #define KBENCH_DRIVER_COMPILEPIPELINE_H
 
 #include "kbench/Driver/Diagnostics.h"
+#include "kbench/Support/BundleSchema.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -41,7 +42,7 @@ struct StageTimes {
 };
 
 struct CompileResult {
-  llvm::json::Object manifest;
+  bundle::BundleManifest manifest;
   StageTimes times;
   bool cacheHit = false;
   /// Verification report (VERIFICATION.md JSON), when verification ran.
