@@ -157,8 +157,8 @@ static std::vector<std::tuple<const char *, int64_t, const char *>> limits() {
        "227 KB: the lowering refuses more; the mma staging estimate of "
        "set_params too"},
       {"static shared memory (bytes)", l.staticSharedMemoryPerBlock,
-       "above it the kernel uses dynamic shared memory, which the launch "
-       "requests"},
+       "above it the lowering uses dynamic shared memory and the runner "
+       "opts the kernel in to more before launching"},
       {"bytes per access", l.maxAccessBytes, "vector_width x element bytes"},
       {"accumulator registers per thread", l.accumulatorRegisterLimit,
        "the tile.mma accumulator estimate of set_params / set_num_warps"},
