@@ -90,10 +90,7 @@ void KernelModel::bindTaskNames(ArrayRef<std::string> entryNames) {
 KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
   for (StringRef name : kernel.getDimNames())
     symbols.push_back(name.str());
-  if (DictionaryAttr paramAttr = kernel.getParamsAttr())
-    for (NamedAttribute param : paramAttr)
-      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
-        params[param.getName().str()] = value.getInt();
+  params = getParamValues(kernel);
   buildFacts();
 
   auto symbolIndex = [&](StringRef name) -> unsigned {
@@ -215,21 +212,13 @@ static FailureOr<AffineExpr> toAffine(const ShapeExpr &e,
 }
 
 void KernelModel::buildFacts() {
-  ArrayAttr requires = kernel.getRequiresAttr();
-  if (!requires)
-    return;
   MLIRContext *ctx = kernel.getContext();
-  for (Attribute attr : requires) {
-    auto text = dyn_cast<StringAttr>(attr);
-    if (!text)
-      continue;
-    std::string error;
-    std::optional<ShapeFact> parsed = ShapeFact::parse(text.str(), error);
-    if (!parsed) {
-      droppedFacts.push_back({text.str(), error});
+  for (const tile::RequiresFact &written : tile::getRequiresFacts(kernel)) {
+    if (!written.fact) {
+      droppedFacts.push_back({written.text, written.error});
       continue;
     }
-    ShapeFact fact = parsed->substitute(params);
+    ShapeFact fact = written.fact->substitute(params);
     allFacts.push_back(fact);
     std::string reason;
     FailureOr<AffineExpr> lhs = toAffine(fact.getLhs(), symbols, ctx, reason);
@@ -237,7 +226,7 @@ void KernelModel::buildFacts() {
         succeeded(lhs) ? toAffine(fact.getRhs(), symbols, ctx, reason)
                        : FailureOr<AffineExpr>(failure());
     if (failed(lhs) || failed(rhs)) {
-      droppedFacts.push_back({text.str(), reason});
+      droppedFacts.push_back({written.text, reason});
       continue;
     }
     using Rel = ShapeFact::Relation;
@@ -258,7 +247,7 @@ void KernelModel::buildFacts() {
       facts.push_back({*lhs - *rhs - 1, false});
       break;
     case Rel::NE:
-      droppedFacts.push_back({text.str(), "!= is a disjunction"});
+      droppedFacts.push_back({written.text, "!= is a disjunction"});
       break;
     }
   }

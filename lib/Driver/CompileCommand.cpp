@@ -49,7 +49,8 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
     if (ok) {
       out["bundle"] = options.outputDir;
       out["cache"] = result.cacheHit ? "hit" : "miss";
-      out["manifest"] = std::move(result.manifest);
+      out["manifest"] = llvm::cantFail(
+          llvm::json::parse(bundle::renderManifest(result.manifest)));
     }
     if (result.verification.kind() != llvm::json::Value::Null)
       out["verification"] = std::move(result.verification);

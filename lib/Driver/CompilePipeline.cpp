@@ -30,7 +30,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
@@ -159,16 +158,15 @@ static LogicalResult copyFolder(StringRef from, StringRef to) {
   return failure(bool(ec));
 }
 
-static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &manifest) {
-  SmallString<256> file(dir);
-  path::append(file, "manifest.json");
-  std::error_code ec;
-  llvm::raw_fd_ostream os(file, ec);
-  if (ec)
+/// Reads a cached bundle's manifest through the schema; a stale or damaged
+/// entry is a miss, not an error.
+static FailureOr<bundle::BundleManifest> readCachedManifest(StringRef dir) {
+  std::string error;
+  std::optional<bundle::BundleManifest> manifest =
+      bundle::tryParseManifestFile(dir.str(), error);
+  if (!manifest)
     return failure();
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object(manifest)))
-     << "\n";
-  return success();
+  return std::move(*manifest);
 }
 
 /// The key of a bundle in the cache: everything the bundle depends on. The IR
@@ -176,31 +174,17 @@ static LogicalResult writeManifest(StringRef dir, const llvm::json::Object &mani
 /// target and verify flag, salted in); the manifest and the raw task.json
 /// cover the task (its name, buffers, shapes: a renamed task must miss); the
 /// build id, which compiler binary lowered it.
-static std::string cacheKey(StringRef irHash, const llvm::json::Object &manifest,
+static std::string cacheKey(StringRef irHash, const bundle::BundleManifest &manifest,
                             StringRef taskDir) {
   SmallString<256> taskJson(taskDir);
   path::append(taskJson, "task.json");
   std::string task;
   if (auto buffer = llvm::MemoryBuffer::getFile(taskJson))
     task = (*buffer)->getBuffer().str();
-  std::string key = llvm::formatv(
-      "{0}|{1}|{2}|{3}", irHash,
-      llvm::json::Value(llvm::json::Object(manifest)), task, compilerBuildId());
+  std::string key = llvm::formatv("{0}|{1}|{2}|{3}", irHash,
+                                  bundle::renderManifest(manifest), task,
+                                  compilerBuildId());
   return llvm::formatv("{0:x}", llvm::xxh3_64bits(key)).str();
-}
-
-static FailureOr<llvm::json::Object> readManifest(StringRef dir) {
-  SmallString<256> file(dir);
-  path::append(file, "manifest.json");
-  auto buffer = llvm::MemoryBuffer::getFile(file);
-  if (!buffer)
-    return failure();
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse((*buffer)->getBuffer());
-  if (!value || !value->getAsObject()) {
-    llvm::consumeError(value.takeError());
-    return failure();
-  }
-  return *value->getAsObject();
 }
 
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
@@ -281,17 +265,16 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
     return success();
 
   result.failedStage = CompileStage::Lower;
-  FailureOr<llvm::json::Object> manifest =
+  FailureOr<bundle::BundleManifest> manifest =
       buildManifest(module, task, options.target);
   if (failed(manifest))
     return failure();
   std::string salt = std::string(compilerVersion()) + "|" + options.target +
                      (options.verify ? "|verified" : "|unverified");
   std::string hash = hashModule(module, salt);
-  (*manifest)["compiler"] = llvm::json::Object{{"name", "kbench"},
-                                               {"version", compilerVersion()}};
-  (*manifest)["ir_hash"] = hash;
-  (*manifest)["verification"] = options.verify ? "proved" : "skipped";
+  manifest->compiler = bundle::CompilerInfo{"kbench", compilerVersion()};
+  manifest->irHash = hash;
+  manifest->verification = options.verify ? "proved" : "skipped";
 
   // Assemble the bundle next to its destination, then move it into place.
   SmallString<256> staging(options.outputDir);
@@ -305,7 +288,8 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
     path::append(cached, cacheKey(hash, *manifest, options.taskDir));
   }
   if (!cached.empty() && fs::exists(cached)) {
-    FailureOr<llvm::json::Object> cachedManifest = readManifest(cached);
+    FailureOr<bundle::BundleManifest> cachedManifest =
+        readCachedManifest(cached);
     if (succeeded(cachedManifest) && succeeded(copyFolder(cached, staging))) {
       result.cacheHit = true;
       *manifest = std::move(*cachedManifest);
@@ -324,8 +308,10 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
     if (failed(lowered))
       return failure();
     result.failedStage = CompileStage::Bundle;
-    if (failed(writeManifest(staging, *manifest)))
-      return error(staging, "cannot write manifest.json");
+    std::string writeError;
+    if (!bundle::tryWriteManifestFile(staging.str().str(), *manifest,
+                                      writeError))
+      return error(staging, writeError);
     if (!cached.empty()) {
       // A cache that cannot be written is not an error; the bundle is.
       SmallString<256> cacheStaging(cached);

@@ -46,7 +46,8 @@ LogicalResult verifyStage(ModuleOp module, const TaskSignature &task,
 }
 
 LogicalResult hostBackendStage(ModuleOp module, StringRef bundleDir,
-                               llvm::json::Object &manifest, StageTimes &times) {
+                               bundle::BundleManifest &manifest,
+                               StageTimes &times) {
   SmallString<256> output(bundleDir);
   path::append(output, "kernel.so");
   std::string log;
@@ -60,19 +61,9 @@ LogicalResult hostBackendStage(ModuleOp module, StringRef bundleDir,
   return success();
 }
 
-/// The manifest's kernel entry named `symbol`.
-static llvm::json::Object *findKernel(llvm::json::Object &manifest,
-                                      StringRef symbol) {
-  llvm::json::Array *kernels = manifest.getArray("kernels");
-  for (llvm::json::Value &entry : *kernels)
-    if (llvm::json::Object *kernel = entry.getAsObject())
-      if (kernel->getString("symbol") == symbol)
-        return kernel;
-  return nullptr;
-}
-
 LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
-                              llvm::json::Object &manifest, StageTimes &times) {
+                              bundle::BundleManifest &manifest,
+                              StageTimes &times) {
   FailureOr<GpuCompileResult> compiled = compileToPtx(module);
   if (failed(compiled))
     return failure();
@@ -96,21 +87,17 @@ LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
   times.assemble += ptxas->seconds * 1e3;
 
   for (const GpuKernelInfo &info : compiled->kernels) {
-    llvm::json::Object *kernel = findKernel(manifest, info.symbol);
+    bundle::KernelSpec *kernel = manifest.findKernelBySymbol(info.symbol);
     if (!kernel)
       return module.emitError("the GPU backend produced kernel '")
              << info.symbol << "', which the manifest does not list";
-    (*kernel)["block"] =
-        llvm::json::Array{info.block[0], info.block[1], info.block[2]};
-    (*kernel)["dynamic_shared_memory"] = info.dynamicSharedMemory;
+    kernel->block = {info.block[0], info.block[1], info.block[2]};
+    kernel->dynamicSharedMemory = info.dynamicSharedMemory;
     for (const PtxasKernelReport &resources : ptxas->kernels)
       if (resources.symbol == info.symbol)
-        (*kernel)["resources"] =
-            llvm::json::Object{{"registers", resources.registers},
-                               {"spill_stores", resources.spillStores},
-                               {"spill_loads", resources.spillLoads},
-                               {"stack_frame", resources.stackFrame},
-                               {"shared_memory", resources.sharedMemory}};
+        kernel->resources = bundle::ResourceUsage{
+            resources.registers, resources.spillStores, resources.spillLoads,
+            resources.stackFrame, resources.sharedMemory};
   }
   return success();
 }

@@ -31,7 +31,7 @@ mlir::LogicalResult verifyStage(mlir::ModuleOp module, const TaskSignature &task
 /// `times.assemble` LLVM code generation and the link.
 mlir::LogicalResult hostBackendStage(mlir::ModuleOp module,
                                      llvm::StringRef bundleDir,
-                                     llvm::json::Object &manifest,
+                                     bundle::BundleManifest &manifest,
                                      StageTimes &times);
 
 /// Builds kernel.ptx and kernel.cubin in `bundleDir` and records ptxas
@@ -39,7 +39,7 @@ mlir::LogicalResult hostBackendStage(mlir::ModuleOp module,
 /// `times.lower` gets the lowering to PTX, `times.assemble` ptxas.
 mlir::LogicalResult gpuBackendStage(mlir::ModuleOp module,
                                     llvm::StringRef bundleDir,
-                                    llvm::json::Object &manifest,
+                                    bundle::BundleManifest &manifest,
                                     StageTimes &times);
 
 } // namespace kbench::driver

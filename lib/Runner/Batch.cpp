@@ -19,7 +19,7 @@
 #include "kbench/Runner/Report.h"
 #include "kbench/Runner/Worker.h"
 
-#include "JsonField.h"
+#include "kbench/Support/JsonField.h"
 #include "Planning.h"
 
 #include <cctype>

@@ -7,7 +7,7 @@
 
 #include "kbench/Runner/GpuLock.h"
 
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/InputError.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -10,6 +10,7 @@
 #include "kbench/Runner/Launcher.h"
 
 #include "kbench/Runner/CudaDriver.h"
+#include "kbench/Support/KernelConfig.h"
 
 #include <cstring>
 #include <dlfcn.h>
@@ -69,6 +70,11 @@ LaunchSequence KernelModule::bind(const std::vector<ResolvedLaunch> &launches,
         slot = it->second;
         break;
       }
+      case KernelParamSpec::Kind::TmaDescriptor:
+      case KernelParamSpec::Kind::Workspace:
+        // checkManifestAgainstTask refuses them before any launch.
+        throw InputError(std::string("internal: cannot pass a ") +
+                         bundle::paramKindName(a.kind) + " param");
       }
       e.storage.push_back(slot);
     }
@@ -157,7 +163,8 @@ public:
         throw InputError(m.dir.string() + ": the module has no kernel entry '" + k.symbol +
                          "' (" + m.file + ": kernels[" + std::to_string(i) + "].symbol): " +
                          error);
-      if (k.dynamicSharedMemory > 48 * 1024)
+      // Above the default per-block size, the kernel must opt in first.
+      if (k.dynamicSharedMemory > kSm90aLimits.staticSharedMemoryPerBlock)
         cu.setMaxDynamicSharedMemory(fn, static_cast<int>(k.dynamicSharedMemory), k.name);
       int maxThreads = cu.maxThreadsPerBlock(fn);
       int64_t threads = k.block[0] * k.block[1] * k.block[2];

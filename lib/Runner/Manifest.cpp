@@ -1,6 +1,7 @@
 //===- Manifest.cpp - Parse a bundle manifest and check it against a task -===//
 //
-// The loader half of docs/bundle.md. A bundle is compiled on one machine and
+// The runner's checks of a bundle (parsed by the shared schema,
+// BundleSchema.cpp) against a task. A bundle is compiled on one machine and
 // run on another, possibly against a task that changed since; so the runner
 // trusts nothing in the manifest: every buffer is matched with the task's
 // tensor of the same name, every launch argument with its kernel param, and
@@ -10,191 +11,11 @@
 
 #include "kbench/Runner/Manifest.h"
 
-#include "JsonField.h"
+#include "kbench/Support/KernelConfig.h"
 
 #include <set>
 
 namespace kbench::runner {
-
-namespace {
-
-ShapeExpr parseExpr(const Field &f) {
-  if (f.json().is_number_integer())
-    return ShapeExpr::constant(f.integer());
-  std::string error;
-  std::optional<ShapeExpr> e = ShapeExpr::parse(f.string(), error);
-  if (!e)
-    f.fail("'" + f.string() + "' is not a shape expression: " + error);
-  return *e;
-}
-
-DType parseDTypeField(const Field &f) {
-  std::optional<DType> d = parseDType(f.string());
-  if (!d)
-    f.fail("unknown dtype '" + f.string() + "' (f32, f16, bf16, f64, i8, i32, i64, i1)");
-  return *d;
-}
-
-KernelSpec parseKernel(const Field &f) {
-  f.allowOnly({"name", "symbol", "params", "grid", "block", "dynamic_shared_memory", "requires",
-               "resources"});
-  KernelSpec k;
-  k.name = f.at("name").name();
-  k.symbol = f.get("symbol") ? f.at("symbol").name() : k.name;
-  std::set<std::string> seen;
-  for (const Field &p : f.at("params").elements()) {
-    p.allowOnly({"name", "kind", "dtype", "dims"});
-    KernelParamSpec param;
-    param.name = p.at("name").name();
-    std::string kind = p.at("kind").string();
-    if (kind == "memref") {
-      param.kind = KernelParamSpec::Kind::Memref;
-      param.dtype = parseDTypeField(p.at("dtype"));
-      for (const Field &d : p.at("dims").elements())
-        param.dims.push_back(parseExpr(d));
-    } else if (kind == "dim") {
-      param.kind = KernelParamSpec::Kind::Dim;
-      param.dtype = DType::I64;
-    } else if (kind == "scalar") {
-      param.kind = KernelParamSpec::Kind::Scalar;
-      param.dtype = parseDTypeField(p.at("dtype"));
-    } else {
-      p.at("kind").fail("unknown kind '" + kind + "' (memref, dim, scalar)");
-    }
-    if (!seen.insert(param.name).second)
-      p.at("name").fail("param '" + param.name + "' is declared twice");
-    k.params.push_back(std::move(param));
-  }
-  std::vector<Field> grid = f.at("grid").elements();
-  if (grid.size() != 3)
-    f.at("grid").fail("needs 3 expressions (x, y, z), got " + std::to_string(grid.size()));
-  for (int i = 0; i < 3; ++i)
-    k.grid[i] = parseExpr(grid[i]);
-  if (auto block = f.get("block")) {
-    std::vector<Field> b = block->elements();
-    if (b.size() != 3)
-      block->fail("needs 3 sizes (x, y, z), got " + std::to_string(b.size()));
-    for (int i = 0; i < 3; ++i) {
-      k.block[i] = b[i].integer();
-      if (k.block[i] < 1 || k.block[i] > 1024)
-        b[i].fail("block sizes are 1..1024, got " + std::to_string(k.block[i]));
-    }
-  }
-  if (auto smem = f.get("dynamic_shared_memory")) {
-    k.dynamicSharedMemory = smem->integer();
-    if (k.dynamicSharedMemory < 0)
-      smem->fail("must be >= 0");
-  }
-  if (auto req = f.get("requires")) {
-    for (const Field &r : req->elements()) {
-      std::string error;
-      std::optional<ShapeFact> fact = ShapeFact::parse(r.string(), error);
-      if (!fact)
-        r.fail("'" + r.string() + "' is not a fact such as 'K % 8 == 0': " + error);
-      k.requirements.push_back(*fact);
-    }
-  }
-  if (auto res = f.get("resources"))
-    k.resources = res->json();
-  return k;
-}
-
-} // namespace
-
-const BufferSpec *Manifest::findBuffer(const std::string &name) const {
-  for (const BufferSpec &b : buffers)
-    if (b.name == name)
-      return &b;
-  return nullptr;
-}
-
-Manifest parseManifest(const nlohmann::json &doc, const std::string &file) {
-  Field root(doc, "", file);
-  root.expectObject();
-  root.allowOnly({"format", "target", "task", "compiler", "ir_hash", "verification", "buffers",
-                  "kernels", "launches"});
-  Manifest m;
-  m.file = file;
-  std::string format = root.at("format").string();
-  if (format != "kbench-bundle/1")
-    root.at("format").fail("unsupported bundle format '" + format +
-                           "'; this runner reads kbench-bundle/1 (docs/bundle.md)");
-  m.target = root.at("target").string();
-  if (m.target != "sm_90a" && m.target != "host")
-    root.at("target").fail("unknown target '" + m.target + "' (sm_90a, host)");
-  m.task = root.at("task").name();
-  if (auto c = root.get("compiler"))
-    m.compiler = c->json();
-  if (auto h = root.get("ir_hash"))
-    m.irHash = h->string();
-  if (auto v = root.get("verification"))
-    m.verification = v->string();
-
-  std::set<std::string> names;
-  for (const Field &b : root.at("buffers").elements()) {
-    b.allowOnly({"name", "dtype", "shape", "role"});
-    BufferSpec buf;
-    buf.name = b.at("name").name();
-    buf.dtype = parseDTypeField(b.at("dtype"));
-    for (const Field &d : b.at("shape").elements())
-      buf.shape.push_back(parseExpr(d));
-    std::string role = b.at("role").string();
-    if (role == "input")
-      buf.role = BufferSpec::Role::Input;
-    else if (role == "output")
-      buf.role = BufferSpec::Role::Output;
-    else if (role == "temporary")
-      buf.role = BufferSpec::Role::Temporary;
-    else
-      b.at("role").fail("unknown role '" + role + "' (input, output, temporary)");
-    if (!names.insert(buf.name).second)
-      b.at("name").fail("buffer '" + buf.name + "' is declared twice");
-    m.buffers.push_back(std::move(buf));
-  }
-
-  std::vector<Field> kernels = root.at("kernels").elements();
-  if (kernels.empty())
-    root.at("kernels").fail("a bundle needs at least one kernel");
-  for (const Field &k : kernels)
-    m.kernels.push_back(parseKernel(k));
-
-  std::vector<Field> launches = root.at("launches").elements();
-  if (launches.empty())
-    root.at("launches").fail("a bundle needs at least one launch");
-  for (const Field &l : launches) {
-    l.allowOnly({"kernel", "args"});
-    LaunchSpec launch;
-    launch.field = l.getPath();
-    std::string kernel = l.at("kernel").name();
-    bool found = false;
-    for (size_t i = 0; i < m.kernels.size(); ++i)
-      if (m.kernels[i].name == kernel) {
-        launch.kernel = i;
-        found = true;
-      }
-    if (!found)
-      l.at("kernel").fail("no kernel named '" + kernel + "' in 'kernels'");
-    for (const Field &a : l.at("args").elements())
-      launch.args.push_back(a.name());
-    const KernelSpec &ks = m.kernels[launch.kernel];
-    if (launch.args.size() != ks.params.size())
-      l.at("args").fail(std::to_string(launch.args.size()) + " arguments for kernel '" +
-                        ks.name + "', which takes " + std::to_string(ks.params.size()));
-    m.launches.push_back(std::move(launch));
-  }
-  return m;
-}
-
-Manifest parseManifestFile(const std::filesystem::path &bundleDir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(bundleDir, ec))
-    throw InputError(bundleDir.string() + ": no such bundle folder (expected the output of "
-                                          "'kbench compile': manifest.json + kernel files)");
-  std::filesystem::path file = bundleDir / "manifest.json";
-  Manifest m = parseManifest(readJsonFile(file, "bundle manifest"), file.string());
-  m.dir = bundleDir;
-  return m;
-}
 
 std::vector<int64_t> bufferExtents(const BufferSpec &buffer, const SymbolValues &dims) {
   std::vector<int64_t> result;
@@ -228,6 +49,18 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
     throw InputError(m.dir.string() +
                      ": neither kernel.cubin nor kernel.ptx exists (an sm_90a bundle holds both)");
   }
+
+  // Room in the format that this runner does not fill yet.
+  if (!m.workspaces.empty())
+    throw InputError(file + ": workspaces: '" + m.workspaces.front().name +
+                     "': this runner does not allocate workspaces yet (docs/bundle.md)");
+  for (const KernelSpec &k : m.kernels)
+    for (const KernelParamSpec &p : k.params)
+      if (p.kind == KernelParamSpec::Kind::TmaDescriptor ||
+          p.kind == KernelParamSpec::Kind::Workspace)
+        throw InputError(file + ": kernel '" + k.name + "' param '" + p.name + "': kind '" +
+                         bundle::paramKindName(p.kind) +
+                         "' is not passed by this runner yet (docs/bundle.md)");
 
   std::vector<ShapeCase> shapes;
   for (const auto &[set, cases] : task.shapes)
@@ -322,6 +155,9 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
           throw InputError(where + "a scalar param takes a rank-0 task input of dtype " +
                            dtypeName(p.dtype));
         break;
+      case KernelParamSpec::Kind::TmaDescriptor:
+      case KernelParamSpec::Kind::Workspace:
+        break; // Refused above.
       }
     }
   }
@@ -381,7 +217,7 @@ std::vector<ResolvedLaunch> resolveLaunches(const Manifest &m, const SymbolValue
       if (!v)
         throw InputError(m.file + ": kernel '" + k.name + "' grid." + axes[i] + " '" +
                          k.grid[i].str() + "': " + error);
-      int64_t limit = i == 0 ? (int64_t(1) << 31) - 1 : 65535;
+      int64_t limit = i == 0 ? kSm90aLimits.maxGridX : kSm90aLimits.maxGridYZ;
       if (*v < 1 || *v > limit)
         throw InputError(m.file + ": kernel '" + k.name + "' grid." + axes[i] + " '" +
                          k.grid[i].str() + "' is " + std::to_string(*v) + ", outside 1.." +

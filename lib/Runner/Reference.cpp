@@ -50,15 +50,9 @@ std::optional<at::ScalarType> scalarTypeByName(const std::string &name) {
   return toScalarType(*d);
 }
 
+/// `field` already names the file; the shared field parser gives the message.
 ShapeExpr exprOf(const nlohmann::json &v, const std::string &field) {
-  if (v.is_number_integer())
-    return ShapeExpr::constant(v.get<int64_t>());
-  std::string error;
-  std::optional<ShapeExpr> e = ShapeExpr::parse(v.get<std::string>(), error);
-  if (!e)
-    throw InputError(field + ": '" + v.get<std::string>() +
-                     "' is neither a number nor a shape expression: " + error);
-  return *e;
+  return parseExprField(Field(v, field, ""));
 }
 
 class Binder {

@@ -84,10 +84,14 @@ void ReportBuilder::setManifest(const Manifest &m) {
                        {"block", k.block},
                        {"dynamic_shared_memory", k.dynamicSharedMemory},
                        {"requires", req},
-                       {"resources", k.resources}});
+                       {"resources", k.resources ? bundle::toJson(*k.resources)
+                                                 : nlohmann::json()}});
   }
+  nlohmann::json compiler;
+  if (m.compiler)
+    compiler = {{"name", m.compiler->name}, {"version", m.compiler->version}};
   report["bundle"] = {{"dir", m.dir.string()},     {"target", m.target},
-                      {"compiler", m.compiler},    {"ir_hash", m.irHash},
+                      {"compiler", compiler},      {"ir_hash", m.irHash},
                       {"verification", m.verification}, {"kernels", kernels}};
 }
 

@@ -138,20 +138,13 @@ static std::string hashFile(StringRef file) {
 }
 
 /// Sums ptxas registers (max) and spills over the manifest's kernels.
-static void readResources(const llvm::json::Object &manifest, Descriptors &d) {
-  const llvm::json::Array *kernels = manifest.getArray("kernels");
-  if (!kernels)
-    return;
-  for (const llvm::json::Value &entry : *kernels) {
-    const llvm::json::Object *kernel = entry.getAsObject();
-    const llvm::json::Object *resources =
-        kernel ? kernel->getObject("resources") : nullptr;
-    if (!resources)
+static void readResources(const bundle::BundleManifest &manifest, Descriptors &d) {
+  for (const bundle::KernelSpec &kernel : manifest.kernels) {
+    if (!kernel.resources)
       continue;
-    d.registers = std::max(d.registers, resources->getInteger("registers").value_or(0));
-    d.spills = std::max<int64_t>(d.spills, 0) +
-               resources->getInteger("spill_stores").value_or(0) +
-               resources->getInteger("spill_loads").value_or(0);
+    d.registers = std::max(d.registers, kernel.resources->registers);
+    d.spills = std::max<int64_t>(d.spills, 0) + kernel.resources->spillStores +
+               kernel.resources->spillLoads;
   }
 }
 

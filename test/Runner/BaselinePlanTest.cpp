@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

@@ -11,6 +11,7 @@
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

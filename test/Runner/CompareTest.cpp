@@ -14,6 +14,7 @@
 
 #include <cmath>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

@@ -17,6 +17,7 @@
 #include <thread>
 #include <unistd.h>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

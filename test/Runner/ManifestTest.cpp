@@ -11,6 +11,7 @@
 
 #include <fstream>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {
@@ -102,6 +103,9 @@ TEST(Manifest, ErrorsNameTheField) {
       {"/kernels/0/grid", {"1", "1"}, "kernels[0].grid: needs 3 expressions"},
       {"/kernels/0/grid/0", "ceildiv(M,", "kernels[0].grid[0]: 'ceildiv(M,' is not a shape"},
       {"/kernels/0/block/0", 2048, "kernels[0].block[0]: block sizes are 1..1024"},
+      {"/kernels/0/block", {256, 8, 1}, "kernels[0].block: a block of 2048 threads exceeds the 1024 of sm_90a"},
+      {"/kernels/0/dynamic_shared_memory", 300000,
+       "kernels[0].dynamic_shared_memory: 300000 bytes is outside 0..232448"},
       {"/kernels/0/requires/0", "N %", "kernels[0].requires[0]: 'N %' is not a fact"},
       {"/kernels/0/params/0/kind", "pointer", "kernels[0].params[0].kind: unknown kind"},
       {"/launches/0/kernel", "other", "launches[0].kernel: no kernel named 'other'"},

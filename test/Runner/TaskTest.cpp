@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/Task.h"
 
 #include <gtest/gtest.h>
 
-using namespace kbench::runner;
+using namespace kbench;
 
 namespace {
 

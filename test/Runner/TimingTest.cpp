@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

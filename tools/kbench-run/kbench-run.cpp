@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 
+using namespace kbench;
 using namespace kbench::runner;
 
 namespace {

@@ -11,7 +11,8 @@
 #define KBENCH_DRIVER_COMPILEPIPELINE_H
 
 #include "kbench/Driver/Diagnostics.h"
-#include "kbench/Target/Bundle/Manifest.h"
+#include "kbench/Support/BundleSchema.h"
+#include "kbench/Support/TaskSignature.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -53,7 +54,7 @@ struct StageTimes {
 };
 
 struct CompileResult {
-  llvm::json::Object manifest;
+  bundle::BundleManifest manifest;
   StageTimes times;
   bool cacheHit = false;
   /// The stage that failed, when compileTask failed.

@@ -17,7 +17,7 @@
 #ifndef KBENCH_RUNNER_BASELINEPLAN_H
 #define KBENCH_RUNNER_BASELINEPLAN_H
 
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/Task.h"
 
 #include <iosfwd>
 

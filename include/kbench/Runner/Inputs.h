@@ -12,7 +12,7 @@
 #define KBENCH_RUNNER_INPUTS_H
 
 #include "kbench/Runner/Protocol.h"
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/Task.h"
 
 #include <ATen/core/Tensor.h>
 

@@ -13,14 +13,13 @@
 #ifndef KBENCH_RUNNER_REPORT_H
 #define KBENCH_RUNNER_REPORT_H
 
+#include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Supervisor.h"
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/Task.h"
 
 #include <iosfwd>
 
 namespace kbench::runner {
-
-struct Manifest;
 
 class ReportBuilder {
 public:

@@ -107,12 +107,12 @@ bool KernelLowering::inLoop(Operation *op) {
 LogicalResult KernelLowering::checkRegisterBudget(Operation *op,
                                                   RankedTensorType type,
                                                   const Layout &layout) {
-  if (layout.numElements() <= kMaxElementsPerThread)
+  if (layout.numElements() <= kSm90aLimits.maxElementsPerThread)
     return success();
   return op->emitOpError("tile ")
          << type << " needs " << layout.numElements()
          << " elements per thread with num_warps = " << numWarps
-         << "; at most " << kMaxElementsPerThread
+         << "; at most " << kSm90aLimits.maxElementsPerThread
          << " fit the SIMT lowering: lower the tile sizes or raise num_warps";
 }
 

@@ -21,6 +21,7 @@
 #include "Layout.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/KernelConfig.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -36,14 +37,7 @@
 
 namespace kbench::gpu_lowering {
 
-/// Shared memory a CTA may use on sm_90a (227 KB) and the most a kernel may
-/// declare statically (48 KB); above that the lowering switches to dynamic
-/// shared memory, which the launch must request.
-inline constexpr int64_t kMaxSharedMemory = 232448;
-inline constexpr int64_t kMaxStaticSharedMemory = 49152;
-/// Elements one thread may own for one tile value. More than this cannot live
-/// in registers and makes LLVM's compile time explode.
-inline constexpr int64_t kMaxElementsPerThread = 1024;
+// Shared-memory and per-thread limits: kSm90aLimits (KernelConfig.h).
 
 /// Which layout every tile value of a kernel gets. Values tied by elementwise
 /// ops, loop-carried values and if results form classes that share one

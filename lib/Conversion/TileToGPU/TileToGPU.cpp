@@ -40,22 +40,9 @@ using namespace kbench::gpu_lowering;
 /// Reads `dim % c == 0` facts (params substituted) into `multiples`.
 static void collectMultiples(tile::KernelOp kernel,
                              llvm::StringMap<int64_t> &multiples) {
-  ArrayAttr facts = kernel.getRequiresAttr();
-  if (!facts)
-    return;
-  SymbolValues params;
-  if (DictionaryAttr dict = kernel.getParamsAttr())
-    for (NamedAttribute param : dict)
-      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
-        params[param.getName().str()] = value.getInt();
-  for (Attribute attr : facts) {
-    auto text = dyn_cast<StringAttr>(attr);
-    std::string error;
-    std::optional<ShapeFact> fact =
-        text ? ShapeFact::parse(text.str(), error) : std::nullopt;
-    if (!fact || fact->getRelation() != ShapeFact::Relation::EQ)
+  for (const ShapeFact &bound : tile::getBoundRequiresFacts(kernel)) {
+    if (bound.getRelation() != ShapeFact::Relation::EQ)
       continue;
-    ShapeFact bound = fact->substitute(params);
     for (auto [mod, zero] : {std::pair(bound.getLhs(), bound.getRhs()),
                              std::pair(bound.getRhs(), bound.getLhs())}) {
       if (zero.getKind() != ShapeExpr::Kind::Constant ||
@@ -111,18 +98,13 @@ LogicalResult KernelLowering::run() {
   Location loc = kernel.getLoc();
 
   // Knobs.
-  numWarps = kernel.getParamValue("num_warps").value_or(4);
-  if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
-    return kernel.emitOpError("num_warps = ")
-           << numWarps << " is not supported by tile-to-gpu: it must be a "
-           << "power of two from 1 to 32 (at most 1024 threads per CTA)";
-  vectorWidth = kernel.getParamValue("vector_width").value_or(1);
-  if (vectorWidth < 1 || vectorWidth > 16 || !llvm::isPowerOf2_64(vectorWidth))
-    return kernel.emitOpError("vector_width = ")
-           << vectorWidth << " is not supported by tile-to-gpu: it must be "
-           << "a power of two from 1 to 16";
-  // Params are positive integers (the kernel verifier checks it).
-  groupM = kernel.getParamValue("group_m").value_or(1);
+  KernelConfig config = tile::getKernelConfig(kernel);
+  if (std::optional<std::string> invalid = config.verify())
+    return kernel.emitOpError("cannot be lowered by tile-to-gpu: ")
+           << *invalid;
+  numWarps = config.numWarps;
+  vectorWidth = config.vectorWidth;
+  groupM = config.groupM;
   collectMultiples(kernel, multiples);
   plan = std::make_unique<LayoutPlan>(kernel, numWarps, vectorWidth);
 
@@ -195,15 +177,15 @@ LogicalResult KernelLowering::run() {
   prologueEnd->erase();
 
   // Shared memory: static up to 48 KB, dynamic beyond.
-  if (sharedBytes > kMaxSharedMemory) {
+  if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock) {
     func.erase();
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory (staging and scratch "
-           << "buffers); sm_90a allows " << kMaxSharedMemory
+           << "buffers); sm_90a allows " << kSm90aLimits.sharedMemoryPerBlock
            << " per CTA: lower the tile sizes (BM, BN, BK) or the number of "
            << "reductions and layout conversions";
   }
-  if (sharedBase && sharedBytes <= kMaxStaticSharedMemory) {
+  if (sharedBase && sharedBytes <= kSm90aLimits.staticSharedMemoryPerBlock) {
     auto type = MemRefType::get(
         {sharedBytes}, b.getI8Type(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));

@@ -3,8 +3,9 @@
 // The entry func.func of a task takes the task's inputs then outputs and
 // launches kernels with tile.launch; memref.alloc inside it declares
 // temporaries. This file turns that into the manifest's buffers, kernels and
-// launches, using the kernel ABI of KernelABI.h so the runner passes exactly
-// what the lowered kernels expect.
+// launches (the typed structs of kbench/Support/BundleSchema.h, which alone
+// writes the JSON), using the kernel ABI of KernelABI.h so the runner passes
+// exactly what the lowered kernels expect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,51 +28,20 @@ namespace kbench {
 
 FailureOr<TaskSignature> readTaskSignature(StringRef taskDir,
                                            std::string &error) {
-  TaskSignature task;
-  task.name = llvm::sys::path::filename(
-                  llvm::sys::path::remove_leading_dotslash(taskDir))
-                  .str();
   SmallString<256> path(taskDir);
   llvm::sys::path::append(path, "task.json");
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return task; // No task file yet: positional names.
-
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse(buffer.get()->getBuffer());
-  if (!parsed) {
-    error = (path + ": invalid JSON: " + llvm::toString(parsed.takeError())).str();
-    return failure();
-  }
-  const llvm::json::Object *root = parsed->getAsObject();
-  if (!root) {
-    error = (path + ": the top level must be an object").str();
-    return failure();
-  }
-  if (std::optional<StringRef> name = root->getString("name"))
-    task.name = name->str();
-  for (auto [field, out] : {std::pair<const char *, std::vector<std::string> *>{
-                                "inputs", &task.inputs},
-                            {"outputs", &task.outputs}}) {
-    const llvm::json::Array *list = root->getArray(field);
-    if (!list) {
-      error = (path + ": field '" + field + "' must be an array").str();
-      return failure();
-    }
-    for (auto [i, entry] : llvm::enumerate(*list)) {
-      const llvm::json::Object *object = entry.getAsObject();
-      std::optional<StringRef> name =
-          object ? object->getString("name") : std::nullopt;
-      if (!name) {
-        error = (path + ": field '" + field + "[" + Twine(i) +
-                 "].name' must be a string")
+  if (!llvm::sys::fs::exists(path)) {
+    // No task file yet: positional names, the folder's name.
+    TaskSignature task;
+    task.name = llvm::sys::path::filename(
+                    llvm::sys::path::remove_leading_dotslash(taskDir))
                     .str();
-        return failure();
-      }
-      out->push_back(name->str());
-    }
+    return task;
   }
-  return task;
+  std::optional<TaskSignature> task = tryReadTaskSignature(taskDir.str(), error);
+  if (!task)
+    return failure();
+  return std::move(*task);
 }
 
 namespace {
@@ -83,8 +53,9 @@ public:
   LaunchSequenceBuilder(func::FuncOp entry, const TaskSignature &task)
       : entry(entry), task(task) {}
 
-  FailureOr<llvm::json::Array> buildBuffers(ModuleOp module);
-  FailureOr<llvm::json::Array> buildLaunches(ModuleOp module);
+  FailureOr<std::vector<bundle::BufferSpec>> buildBuffers(ModuleOp module);
+  FailureOr<std::vector<bundle::LaunchSpec>>
+  buildLaunches(ModuleOp module, const std::vector<bundle::KernelSpec> &kernels);
 
 private:
   /// Shape of a buffer as dim names, taken from the kernel argument it is
@@ -98,13 +69,27 @@ private:
 
 } // namespace
 
-static std::optional<std::string> roleOf(unsigned argIndex,
-                                         const TaskSignature &task) {
-  if (argIndex < task.inputs.size())
-    return std::string("input");
-  if (argIndex < task.inputs.size() + task.outputs.size())
-    return std::string("output");
-  return std::nullopt;
+static bundle::BufferSpec::Role roleOf(unsigned argIndex,
+                                       const TaskSignature &task) {
+  if (argIndex >= task.inputs.size() &&
+      argIndex < task.inputs.size() + task.outputs.size())
+    return bundle::BufferSpec::Role::Output;
+  return bundle::BufferSpec::Role::Input;
+}
+
+/// The bundle dtype of `type`; an error at `op` when it has none.
+static FailureOr<DType> dtypeOf(Operation *op, Type type) {
+  if (std::optional<DType> dtype = parseDType(getDtypeName(type)))
+    return *dtype;
+  return op->emitOpError("uses element type ")
+         << type << ", which has no bundle dtype (" << dtypeNames() << ")";
+}
+
+static std::vector<ShapeExpr> symbols(ArrayRef<std::string> names) {
+  std::vector<ShapeExpr> exprs;
+  for (const std::string &name : names)
+    exprs.push_back(ShapeExpr::symbol(name));
+  return exprs;
 }
 
 FailureOr<SmallVector<std::string>>
@@ -124,8 +109,9 @@ LaunchSequenceBuilder::shapeOf(Value buffer, ModuleOp module) {
   return failure();
 }
 
-FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildBuffers(ModuleOp module) {
-  llvm::json::Array buffers;
+FailureOr<std::vector<bundle::BufferSpec>>
+LaunchSequenceBuilder::buildBuffers(ModuleOp module) {
+  std::vector<bundle::BufferSpec> buffers;
   unsigned expected = task.inputs.size() + task.outputs.size();
   bool positional = expected == 0;
   if (!positional && entry.getNumArguments() != expected)
@@ -148,15 +134,12 @@ FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildBuffers(ModuleOp module
     if (failed(shape))
       return entry.emitOpError("argument #")
              << i << " ('" << name << "') is never passed to a tile.launch";
-    llvm::json::Array shapeJson;
-    for (const std::string &dim : *shape)
-      shapeJson.push_back(dim);
-    buffers.push_back(llvm::json::Object{
-        {"name", name},
-        {"dtype", getDtypeName(memref.getElementType())},
-        {"shape", std::move(shapeJson)},
-        {"role", positional ? std::string("input")
-                            : roleOf(i, task).value_or("input")}});
+    FailureOr<DType> dtype = dtypeOf(entry, memref.getElementType());
+    if (failed(dtype))
+      return failure();
+    buffers.push_back({name, *dtype, symbols(*shape),
+                       positional ? bundle::BufferSpec::Role::Input
+                                  : roleOf(i, task)});
   }
 
   unsigned temporaries = 0;
@@ -168,14 +151,11 @@ FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildBuffers(ModuleOp module
       alloc.emitOpError("temporary is never passed to a tile.launch");
       return WalkResult::interrupt();
     }
-    llvm::json::Array shapeJson;
-    for (const std::string &dim : *shape)
-      shapeJson.push_back(dim);
-    buffers.push_back(llvm::json::Object{
-        {"name", name},
-        {"dtype", getDtypeName(alloc.getType().getElementType())},
-        {"shape", std::move(shapeJson)},
-        {"role", "temporary"}});
+    FailureOr<DType> dtype = dtypeOf(alloc, alloc.getType().getElementType());
+    if (failed(dtype))
+      return WalkResult::interrupt();
+    buffers.push_back({name, *dtype, symbols(*shape),
+                       bundle::BufferSpec::Role::Temporary});
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -183,8 +163,9 @@ FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildBuffers(ModuleOp module
   return buffers;
 }
 
-FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildLaunches(ModuleOp module) {
-  llvm::json::Array launches;
+FailureOr<std::vector<bundle::LaunchSpec>> LaunchSequenceBuilder::buildLaunches(
+    ModuleOp module, const std::vector<bundle::KernelSpec> &kernels) {
+  std::vector<bundle::LaunchSpec> launches;
   for (Operation &op : entry.getBody().front()) {
     if (isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
             memref::DimOp, arith::ConstantOp>(op))
@@ -194,10 +175,13 @@ FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildLaunches(ModuleOp modul
       return op.emitOpError("is not supported in a task's entry function; it "
                             "may only allocate temporaries and launch kernels");
     auto kernel = module.lookupSymbol<KernelOp>(launch.getKernelAttr());
-    llvm::json::Array args;
+    bundle::LaunchSpec spec;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      if (kernels[i].name == kernel.getSymName())
+        spec.kernel = i;
     for (const KernelParam &param : getKernelABI(kernel)) {
       if (param.kind == KernelParam::Kind::Dim) {
-        args.push_back(param.name);
+        spec.args.push_back(param.name);
         continue;
       }
       Value operand = launch.getArgs()[param.argIndex];
@@ -206,72 +190,49 @@ FailureOr<llvm::json::Array> LaunchSequenceBuilder::buildLaunches(ModuleOp modul
         return launch.emitOpError("argument #")
                << param.argIndex
                << " is neither an entry argument nor a temporary";
-      args.push_back(it->second);
+      spec.args.push_back(it->second);
     }
-    launches.push_back(llvm::json::Object{
-        {"kernel", kernel.getSymName().str()}, {"args", std::move(args)}});
+    launches.push_back(std::move(spec));
   }
   return launches;
 }
 
-static llvm::json::Object describeKernel(KernelOp kernel,
-                                         const std::array<ShapeExpr, 3> &grid) {
-  llvm::json::Array params;
+static FailureOr<bundle::KernelSpec>
+describeKernel(KernelOp kernel, const std::array<ShapeExpr, 3> &grid) {
+  bundle::KernelSpec spec;
+  spec.name = spec.symbol = kernel.getSymName().str();
   for (const KernelParam &param : getKernelABI(kernel)) {
-    llvm::json::Object entry{{"name", param.name}};
+    bundle::KernelParamSpec entry;
+    entry.name = param.name;
     switch (param.kind) {
-    case KernelParam::Kind::Memref: {
-      entry["kind"] = "memref";
-      entry["dtype"] = getDtypeName(param.type);
-      llvm::json::Array dims;
-      for (const std::string &dim : param.dims)
-        dims.push_back(dim);
-      entry["dims"] = std::move(dims);
+    case KernelParam::Kind::Memref:
+      entry.kind = bundle::KernelParamSpec::Kind::Memref;
+      entry.dims = symbols(param.dims);
       break;
-    }
     case KernelParam::Kind::Dim:
-      entry["kind"] = "dim";
+      entry.kind = bundle::KernelParamSpec::Kind::Dim;
       break;
     case KernelParam::Kind::Scalar:
-      entry["kind"] = "scalar";
-      entry["dtype"] = getDtypeName(param.type);
+      entry.kind = bundle::KernelParamSpec::Kind::Scalar;
       break;
     }
-    params.push_back(std::move(entry));
+    FailureOr<DType> dtype = dtypeOf(kernel, param.type);
+    if (failed(dtype))
+      return failure();
+    entry.dtype = *dtype;
+    spec.params.push_back(std::move(entry));
   }
-  llvm::json::Array gridJson;
-  for (const ShapeExpr &axis : grid)
-    gridJson.push_back(axis.str());
-  llvm::json::Array requires;
-  if (ArrayAttr facts = kernel.getRequiresAttr()) {
-    SymbolValues params;
-    if (DictionaryAttr dict = kernel.getParamsAttr())
-      for (NamedAttribute p : dict)
-        if (auto v = dyn_cast<IntegerAttr>(p.getValue()))
-          params[p.getName().str()] = v.getInt();
-    // Facts are stated over dims and params; the runner only knows dims.
-    for (Attribute fact : facts) {
-      std::string error;
-      std::optional<ShapeFact> parsed =
-          ShapeFact::parse(cast<StringAttr>(fact).str(), error);
-      requires.push_back(parsed ? parsed->substitute(params).str()
-                                : cast<StringAttr>(fact).str());
-    }
-  }
-  int64_t block = getBlockSize(kernel);
-  return llvm::json::Object{
-      {"name", kernel.getSymName().str()},
-      {"symbol", kernel.getSymName().str()},
-      {"params", std::move(params)},
-      {"grid", std::move(gridJson)},
-      {"block", llvm::json::Array{block, 1, 1}},
-      {"dynamic_shared_memory", 0},
-      {"requires", std::move(requires)}};
+  spec.grid = grid;
+  // Facts are stated over dims and params; the runner only knows dims.
+  for (const ShapeFact &fact : getBoundRequiresFacts(kernel))
+    spec.requirements.push_back(fact);
+  spec.block = {getBlockSize(kernel), 1, 1};
+  return spec;
 }
 
-FailureOr<llvm::json::Object> buildManifest(ModuleOp module,
-                                            const TaskSignature &task,
-                                            StringRef target) {
+FailureOr<bundle::BundleManifest> buildManifest(ModuleOp module,
+                                                const TaskSignature &task,
+                                                StringRef target) {
   SmallVector<func::FuncOp> entries;
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isDeclaration())
@@ -281,27 +242,30 @@ FailureOr<llvm::json::Object> buildManifest(ModuleOp module,
                             "func.func that launches its kernels, found ")
            << entries.size();
 
-  LaunchSequenceBuilder builder(entries.front(), task);
-  FailureOr<llvm::json::Array> buffers = builder.buildBuffers(module);
-  if (failed(buffers))
-    return failure();
-  FailureOr<llvm::json::Array> launches = builder.buildLaunches(module);
-  if (failed(launches))
-    return failure();
-
-  llvm::json::Array kernels;
+  bundle::BundleManifest manifest;
+  manifest.target = target.str();
+  manifest.task = task.name;
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     FailureOr<std::array<ShapeExpr, 3>> grid = getLaunchGrid(kernel);
     if (failed(grid))
       return failure();
-    kernels.push_back(describeKernel(kernel, *grid));
+    FailureOr<bundle::KernelSpec> spec = describeKernel(kernel, *grid);
+    if (failed(spec))
+      return failure();
+    manifest.kernels.push_back(std::move(*spec));
   }
-  return llvm::json::Object{{"format", kBundleFormat},
-                            {"target", target.str()},
-                            {"task", task.name},
-                            {"buffers", std::move(*buffers)},
-                            {"kernels", std::move(kernels)},
-                            {"launches", std::move(*launches)}};
+  LaunchSequenceBuilder builder(entries.front(), task);
+  FailureOr<std::vector<bundle::BufferSpec>> buffers =
+      builder.buildBuffers(module);
+  if (failed(buffers))
+    return failure();
+  FailureOr<std::vector<bundle::LaunchSpec>> launches =
+      builder.buildLaunches(module, manifest.kernels);
+  if (failed(launches))
+    return failure();
+  manifest.buffers = std::move(*buffers);
+  manifest.launches = std::move(*launches);
+  return manifest;
 }
 
 std::string hashModule(ModuleOp module, StringRef salt) {

@@ -1,6 +1,6 @@
 // RUN: kbench-opt %s --split-input-file --tile-to-gpu --verify-diagnostics
 
-// expected-error @+1 {{'tile.kernel' op num_warps = 48 is not supported by tile-to-gpu: it must be a power of two from 1 to 32 (at most 1024 threads per CTA)}}
+// expected-error @+1 {{'tile.kernel' op cannot be lowered by tile-to-gpu: num_warps = 48 is not a power of two from 1 to 32 (the SIMT lowering splits tiles over warps in powers of two, and a CTA has at most 1024 threads)}}
 tile.kernel @warps(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64, num_warps = 48} {
   %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
   %n = tile.grid %Xv : !tile.part<64xf32>
@@ -9,10 +9,19 @@ tile.kernel @warps(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64, num_w
 
 // -----
 
-// expected-error @+1 {{'tile.kernel' op vector_width = 3 is not supported by tile-to-gpu: it must be a power of two from 1 to 16}}
+// expected-error @+1 {{'tile.kernel' op cannot be lowered by tile-to-gpu: vector_width = 3 is not a power of two from 1 to 16 (one access moves at most 16 bytes, so also vector_width x element bytes <= 16)}}
 tile.kernel @width(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64, vector_width = 3} {
   %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
   %n = tile.grid %Xv : !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op cannot be lowered by tile-to-gpu: group_m = 70000 is outside 1..65536; a group holds at least one row of blocks}}
+tile.kernel @group(%X: memref<?x?xf32> {tile.dims = ["M", "N"]}) params {BM = 64, BN = 64, group_m = 70000} {
+  %Xv = tile.partition %X tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+  %m, %n = tile.grid %Xv : !tile.part<64x64xf32>
   tile.return
 }
 

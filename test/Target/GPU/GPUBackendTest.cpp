@@ -97,7 +97,8 @@ TEST_F(CompileToPtxTest, ReportsLoweringErrors) {
     return success();
   });
   EXPECT_TRUE(failed(compileToPtx(*module)));
-  EXPECT_NE(message.find("num_warps = 3 is not supported by tile-to-gpu"),
+  EXPECT_NE(message.find("cannot be lowered by tile-to-gpu: num_warps = 3 is "
+                         "not a power of two from 1 to 32"),
             std::string::npos)
       << message;
 }

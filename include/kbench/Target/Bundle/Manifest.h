@@ -1,37 +1,31 @@
 //===- Manifest.h - Bundle manifests (docs/bundle.md) ------------*- C++ -*-===//
 //
-// Builds manifest.json for a compiled task: buffers, kernels with their ABI,
-// grid and requires facts, and the host launch sequence read from the task's
-// entry func.func. Target-specific fields (ptxas resources, shared memory)
-// are filled in by the target backends afterwards.
+// Builds the manifest of a compiled task (the typed BundleManifest of
+// kbench/Support/BundleSchema.h): buffers, kernels with their ABI, grid and
+// requires facts, and the host launch sequence read from the task's entry
+// func.func. Target-specific fields (ptxas resources, shared memory) are
+// filled in by the target backends afterwards; the schema writes the file.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_TARGET_BUNDLE_MANIFEST_H
 #define KBENCH_TARGET_BUNDLE_MANIFEST_H
 
+#include "kbench/Support/BundleSchema.h"
+#include "kbench/Support/TaskSignature.h"
+
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
 
 namespace kbench {
 
-/// The format tag every manifest carries and every runner checks.
-inline constexpr const char *kBundleFormat = "kbench-bundle/1";
-
-/// What the compiler needs from task.json: the names of the entry function's
-/// arguments (inputs, then outputs, in task.json order).
-struct TaskSignature {
-  std::string name;
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-};
-
-/// Reads the names from `<taskDir>/task.json`. A missing file yields names
-/// `arg0, arg1, ...` (inputs only) so that kernels can be compiled before
-/// their task file exists; a malformed one is an error naming the field.
+/// Reads the task's signature through the shared task.json parser
+/// (kbench/Support/TaskSignature.h). A missing file yields the folder's name
+/// and no names (positional `arg0, arg1, ...`) so that kernels can be
+/// compiled before their task file exists; an invalid one is an error with
+/// the parser's message, the runner's own.
 mlir::FailureOr<TaskSignature> readTaskSignature(llvm::StringRef taskDir,
                                                  std::string &error);
 
@@ -40,7 +34,7 @@ mlir::FailureOr<TaskSignature> readTaskSignature(llvm::StringRef taskDir,
 /// requires) and `launches`. Errors (an entry function that does something
 /// other than launching kernels, arity mismatches with task.json) are emitted
 /// on the module's diagnostic engine.
-mlir::FailureOr<llvm::json::Object>
+mlir::FailureOr<bundle::BundleManifest>
 buildManifest(mlir::ModuleOp module, const TaskSignature &task,
               llvm::StringRef target);
 

@@ -1,4 +1,9 @@
 //===- KernelABI.cpp - A tile.kernel's launch interface -------------------===//
+//
+// What the lowerings and the bundle writer read off a tile.kernel: its ABI,
+// grid, knobs and parsed `requires` facts (KernelABI.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 
@@ -68,7 +73,49 @@ FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel) {
 }
 
 int64_t getBlockSize(KernelOp kernel) {
-  return 32 * kernel.getParamValue("num_warps").value_or(4);
+  return getKernelConfig(kernel).getBlockSize();
+}
+
+SymbolValues getParamValues(KernelOp kernel) {
+  SymbolValues params;
+  if (DictionaryAttr dict = kernel.getParamsAttr())
+    for (NamedAttribute param : dict)
+      if (auto value = dyn_cast<IntegerAttr>(param.getValue()))
+        params[param.getName().str()] = value.getInt();
+  return params;
+}
+
+KernelConfig getKernelConfig(KernelOp kernel) {
+  return KernelConfig::fromParams(getParamValues(kernel));
+}
+
+SmallVector<RequiresFact> getRequiresFacts(KernelOp kernel) {
+  SmallVector<RequiresFact> facts;
+  ArrayAttr attr = kernel.getRequiresAttr();
+  if (!attr)
+    return facts;
+  for (Attribute entry : attr) {
+    RequiresFact fact;
+    auto text = dyn_cast<StringAttr>(entry);
+    if (!text) {
+      fact.error = "a requires fact must be a string";
+      facts.push_back(std::move(fact));
+      continue;
+    }
+    fact.text = text.str();
+    fact.fact = ShapeFact::parse(fact.text, fact.error);
+    facts.push_back(std::move(fact));
+  }
+  return facts;
+}
+
+SmallVector<ShapeFact> getBoundRequiresFacts(KernelOp kernel) {
+  SymbolValues params = getParamValues(kernel);
+  SmallVector<ShapeFact> bound;
+  for (const RequiresFact &fact : getRequiresFacts(kernel))
+    if (fact.fact)
+      bound.push_back(fact.fact->substitute(params));
+  return bound;
 }
 
 std::string getDtypeName(Type type) {

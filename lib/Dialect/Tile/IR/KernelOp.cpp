@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Support/ShapeExpr.h"
 
@@ -238,23 +239,17 @@ LogicalResult KernelOp::verify() {
     }
   }
 
-  if (ArrayAttr facts = getRequiresAttr()) {
-    for (Attribute factAttr : facts) {
-      std::string text = cast<StringAttr>(factAttr).str();
-      std::string error;
-      std::optional<kbench::ShapeFact> fact =
-          kbench::ShapeFact::parse(text, error);
-      if (!fact)
-        return emitOpError("requires fact \"") << text << "\" is malformed: "
-                                               << error;
-      std::set<std::string> symbols;
-      fact->collectSymbols(symbols);
-      for (const std::string &symbol : symbols)
-        if (!dimNames.contains(symbol) && !paramValues.count(symbol))
-          return emitOpError("requires fact \"")
-                 << text << "\" uses '" << symbol
-                 << "', which is neither a dim of the arguments nor a param";
-    }
+  for (const RequiresFact &fact : getRequiresFacts(*this)) {
+    if (!fact.fact)
+      return emitOpError("requires fact \"")
+             << fact.text << "\" is malformed: " << fact.error;
+    std::set<std::string> symbols;
+    fact.fact->collectSymbols(symbols);
+    for (const std::string &symbol : symbols)
+      if (!dimNames.contains(symbol) && !paramValues.count(symbol))
+        return emitOpError("requires fact \"")
+               << fact.text << "\" uses '" << symbol
+               << "', which is neither a dim of the arguments nor a param";
   }
   return success();
 }

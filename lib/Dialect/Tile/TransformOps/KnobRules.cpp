@@ -135,21 +135,21 @@ static std::string describeTile(PartitionOp partition) {
 //===----------------------------------------------------------------------===//
 
 static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
-  int64_t numWarps =
-      kernel.getParamValue(kNumWarpsParam).value_or(getBlockSize(kernel) / 32);
-  if (numWarps < 1 || numWarps > 32)
-    return KnobFailure{llvm::formatv("num_warps = {0} is outside 1..32 (a CTA "
-                                     "has at most 1024 threads)",
-                                     numWarps),
-                       kernel.getLoc(), "in this kernel"};
+  int64_t numWarps = getKernelConfig(kernel).numWarps;
+  if (std::optional<std::string> range =
+          checkKnobValue(Knob::NumWarps, numWarps))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   std::optional<KnobFailure> failure;
   kernel.walk([&](MmaOp mma) {
-    if (!failure && mma.getImplKind() == MmaImpl::wgmma && numWarps % 4 != 0)
+    int64_t warpgroup = kSm90aLimits.warpgroupWarps;
+    if (!failure && mma.getImplKind() == MmaImpl::wgmma &&
+        numWarps % warpgroup != 0)
       failure = KnobFailure{
-          llvm::formatv("num_warps = {0} is not a multiple of 4, which "
-                        "tile.mma with impl = wgmma needs (a warpgroup is 4 "
-                        "warps); use 4, 8, 12, ...",
-                        numWarps),
+          llvm::formatv("num_warps = {0} is not a multiple of {1}, which "
+                        "tile.mma with impl = wgmma needs (a warpgroup is {1} "
+                        "warps); use {2}",
+                        numWarps, warpgroup,
+                        describeLegalValues(Knob::NumWarps, warpgroup)),
           mma.getLoc(), "tile.mma with impl = wgmma"};
   });
   return failure;
@@ -161,13 +161,13 @@ static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
 /// the masked one), so any width that fits 16 bytes and divides the innermost
 /// tile size is legal.
 static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
-  std::optional<int64_t> width = kernel.getParamValue(kVectorWidthParam);
+  std::optional<int64_t> width =
+      kernel.getParamValue(knobParam(Knob::VectorWidth));
   if (!width)
     return std::nullopt;
-  if (!llvm::is_contained({1, 2, 4, 8}, *width))
-    return KnobFailure{
-        llvm::formatv("vector_width = {0} is not 1, 2, 4 or 8", *width),
-        kernel.getLoc(), "in this kernel"};
+  if (std::optional<std::string> range =
+          checkKnobValue(Knob::VectorWidth, *width))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   std::optional<KnobFailure> failure;
   kernel.walk([&](PartitionOp partition) {
     if (failure)
@@ -176,14 +176,15 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
     if (type.getRank() == 0)
       return;
     int64_t bytes = byteWidth(type.getElementType());
-    if (*width * bytes > kMaxAccessBytes) {
+    int64_t maxBytes = kSm90aLimits.maxAccessBytes;
+    if (*width * bytes > maxBytes) {
       failure = KnobFailure{
           llvm::formatv("vector_width = {0} makes {1}-byte accesses to the "
                         "{2} elements of {3}; the limit is {4} bytes, so at "
                         "most {5} for this element type",
                         *width, *width * bytes, type.getElementType(),
-                        describeSource(kernel, partition), kMaxAccessBytes,
-                        kMaxAccessBytes / bytes),
+                        describeSource(kernel, partition), maxBytes,
+                        maxVectorWidth(bytes)),
           partition.getLoc(), "this partition"};
       return;
     }
@@ -202,13 +203,11 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
 }
 
 static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
-  std::optional<int64_t> groupM = kernel.getParamValue(kGroupMParam);
+  std::optional<int64_t> groupM = kernel.getParamValue(knobParam(Knob::GroupM));
   if (!groupM)
     return std::nullopt;
-  if (*groupM < 1 || *groupM > kMaxKnobValue)
-    return KnobFailure{llvm::formatv("group_m = {0} is outside 1..{1}", *groupM,
-                                     kMaxKnobValue),
-                       kernel.getLoc(), "in this kernel"};
+  if (std::optional<std::string> range = checkKnobValue(Knob::GroupM, *groupM))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });
   size_t rank = grid ? grid.getGridDims().size() : 0;
@@ -250,30 +249,31 @@ static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
     // 32-bit registers: two f16 accumulators share one, an f64 takes two.
     int64_t accBits = acc.getNumElements() * acc.getElementTypeBitWidth();
     int64_t registers = llvm::divideCeil(accBits, 32 * threads);
-    if (registers > kAccumulatorRegisterLimit)
+    if (registers > kSm90aLimits.accumulatorRegisterLimit)
       failure = KnobFailure{
           llvm::formatv("the tile.mma accumulator {0} {1} needs {2} registers "
                         "per thread over {3} threads (num_warps = {4}); the "
                         "limit is {5}: lower the M or N tile sizes or raise "
                         "num_warps",
                         shapeString(acc.getShape()), acc.getElementType(),
-                        registers, threads, threads / 32,
-                        kAccumulatorRegisterLimit),
+                        registers, threads, threads / kSm90aLimits.warpSize,
+                        kSm90aLimits.accumulatorRegisterLimit),
           mma.getLoc(), "this tile.mma"};
   });
   if (failure)
     return failure;
-  if (sharedBytes > kSharedMemoryLimitBytes)
+  if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock)
     return KnobFailure{
         llvm::formatv("the shared-memory estimate {0} bytes (tile.mma "
                       "operands {1} and {2} {3}, double-buffered) exceeds the "
-                      "{4}-byte (227 KB) limit of one CTA; lower the mma tile "
+                      "{4}-byte ({5} KB) limit of one CTA; lower the mma tile "
                       "sizes",
                       sharedBytes,
                       shapeString(firstMma.getA().getType().getShape()),
                       shapeString(firstMma.getB().getType().getShape()),
                       firstMma.getA().getType().getElementType(),
-                      kSharedMemoryLimitBytes),
+                      kSm90aLimits.sharedMemoryPerBlock,
+                      kSm90aLimits.sharedMemoryPerBlock / 1024),
         firstMma.getLoc(), "operands of this tile.mma are staged"};
   return std::nullopt;
 }

@@ -12,6 +12,7 @@
 #define KBENCH_LIB_DIALECT_TILE_TRANSFORMOPS_KNOBRULES_H
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/KernelConfig.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -21,20 +22,9 @@
 
 namespace kbench::transform {
 
-/// Params that have their own transform op (and their own rules).
-inline constexpr llvm::StringLiteral kNumWarpsParam = "num_warps";
-inline constexpr llvm::StringLiteral kVectorWidthParam = "vector_width";
-inline constexpr llvm::StringLiteral kGroupMParam = "group_m";
+/// The param a knob is stored in (KernelConfig.h's table names them).
+inline llvm::StringRef knobParam(Knob knob) { return getKnobSpec(knob).param; }
 
-/// Largest tile size or knob value the ops accept; keeps every estimate far
-/// from int64 overflow.
-inline constexpr int64_t kMaxKnobValue = 65536;
-/// Shared memory one CTA may use on sm_90a (227 KB).
-inline constexpr int64_t kSharedMemoryLimitBytes = 227 * 1024;
-/// Accumulator registers per thread before the lowering would spill.
-inline constexpr int64_t kAccumulatorRegisterLimit = 128;
-/// Widest global access one thread makes.
-inline constexpr int64_t kMaxAccessBytes = 16;
 /// Grids up to this many blocks per side are checked by transform.tile.raster.
 inline constexpr int64_t kRasterProofGrid = 32;
 

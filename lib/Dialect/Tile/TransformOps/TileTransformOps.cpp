@@ -232,13 +232,8 @@ static LogicalResult verifyKnobOperands(Operation *op, IntegerAttr staticValue,
 
 /// The op that owns knob param `name`, or "" for a tile-size param.
 static StringRef knobOpFor(StringRef name) {
-  if (name == kNumWarpsParam)
-    return "transform.tile.set_num_warps";
-  if (name == kVectorWidthParam)
-    return "transform.tile.vector_width";
-  if (name == kGroupMParam)
-    return "transform.tile.raster %k group_m";
-  return "";
+  const KnobSpec *spec = lookupKnob(name.str());
+  return spec ? spec->op : "";
 }
 
 LogicalResult SetParamsOp::verify() {
@@ -315,12 +310,9 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
                     .str(),
                 kernel.getLoc(), "this kernel"};
           }
-          if (value < 1 || value > kMaxKnobValue)
-            return KnobFailure{(name + " = " + Twine(value) +
-                                " is outside 1.." + Twine(kMaxKnobValue) +
-                                "; tile sizes are positive")
-                                   .str(),
-                               kernel.getLoc(), "in this kernel"};
+          if (std::optional<std::string> range =
+                  checkKnobValue(Knob::TileSize, value, name.str()))
+            return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
           values[name] = value;
         }
         return retileKernel(kernel, values, edits);
@@ -347,9 +339,9 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
                      param, state);                                            \
   }
 
-KBENCH_KNOB_OP(SetNumWarpsOp, kNumWarpsParam)
-KBENCH_KNOB_OP(VectorWidthOp, kVectorWidthParam)
-KBENCH_KNOB_OP(RasterOp, kGroupMParam)
+KBENCH_KNOB_OP(SetNumWarpsOp, knobParam(Knob::NumWarps))
+KBENCH_KNOB_OP(VectorWidthOp, knobParam(Knob::VectorWidth))
+KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 
 #undef KBENCH_KNOB_OP
 

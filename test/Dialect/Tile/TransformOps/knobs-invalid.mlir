@@ -23,7 +23,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_num_warps: num_warps = 0 is outside 1..32 (a CTA has at most 1024 threads)}}
+    // expected-error @below {{transform.tile.set_num_warps: num_warps = 0 is not a power of two from 1 to 32 (the SIMT lowering splits tiles over warps in powers of two, and a CTA has at most 1024 threads)}}
     transform.tile.set_num_warps %k 0 : !transform.any_op
     transform.yield
   }
@@ -51,8 +51,38 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_num_warps: num_warps = 33 is outside 1..32 (a CTA has at most 1024 threads)}}
+    // expected-error @below {{transform.tile.set_num_warps: num_warps = 33 is not a power of two from 1 to 32 (the SIMT lowering splits tiles over warps in powers of two, and a CTA has at most 1024 threads)}}
     transform.tile.set_num_warps %k 33 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The lowering splits tiles over warps in powers of two, so 12 is refused here
+// rather than by tile-to-gpu.
+module attributes {transform.with_named_sequence} {
+  // expected-note @below {{in this kernel}}
+  tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xf32> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 128, BN = 128, BK = 8, num_warps = 4} {
+    %Xv = tile.partition %X tile [BM, BK] : memref<?x?xf32> -> !tile.part<128x8xf32>
+    %Wv = tile.partition %W tile [BN, BK] : memref<?x?xf32> -> !tile.part<128x8xf32>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+    %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+    %c0 = arith.constant 0 : index
+    %x = tile.load %Xv[%m, %c0] : !tile.part<128x8xf32> -> tensor<128x8xf32>
+    %w = tile.load %Wv[%n, %c0] : !tile.part<128x8xf32> -> tensor<128x8xf32>
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = tile.mma %x, %w, %z {transpose_b} : tensor<128x8xf32>, tensor<128x8xf32> -> tensor<128x128xf32>
+    tile.store %r, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.set_num_warps: num_warps = 12 is not a power of two from 1 to 32 (the SIMT lowering splits tiles over warps in powers of two, and a CTA has at most 1024 threads)}}
+    transform.tile.set_num_warps %k 12 : !transform.any_op
     transform.yield
   }
 }
@@ -80,8 +110,8 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_num_warps: num_warps = 6 is not a multiple of 4, which tile.mma with impl = wgmma needs (a warpgroup is 4 warps); use 4, 8, 12, ...}}
-    transform.tile.set_num_warps %k 6 : !transform.any_op
+    // expected-error @below {{transform.tile.set_num_warps: num_warps = 2 is not a multiple of 4, which tile.mma with impl = wgmma needs (a warpgroup is 4 warps); use 4, 8, 16 or 32}}
+    transform.tile.set_num_warps %k 2 : !transform.any_op
     transform.yield
   }
 }
@@ -160,7 +190,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.vector_width: vector_width = 3 is not 1, 2, 4 or 8}}
+    // expected-error @below {{transform.tile.vector_width: vector_width = 3 is not a power of two from 1 to 16 (one access moves at most 16 bytes, so also vector_width x element bytes <= 16)}}
     transform.tile.vector_width %k 3 : !transform.any_op
     transform.yield
   }
@@ -249,7 +279,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.raster: group_m = 0 is outside 1..65536}}
+    // expected-error @below {{transform.tile.raster: group_m = 0 is outside 1..65536; a group holds at least one row of blocks}}
     transform.tile.raster %k group_m 0 : !transform.any_op
     transform.yield
   }
@@ -278,7 +308,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     %g = transform.param.constant 70000 : i64 -> !transform.param<i64>
-    // expected-error @below {{transform.tile.raster: group_m = 70000 is outside 1..65536}}
+    // expected-error @below {{transform.tile.raster: group_m = 70000 is outside 1..65536; a group holds at least one row of blocks}}
         transform.tile.raster %k group_m %g : !transform.any_op
     transform.yield
   }

@@ -94,7 +94,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     %big = transform.param.constant 100000 : i64 -> !transform.param<i64>
-    // expected-error @below {{transform.tile.set_params: BR = 100000 is outside 1..65536}}
+    // expected-error @below {{transform.tile.set_params: BR = 100000 is outside 1..65536; tile sizes are positive}}
     transform.tile.set_params %k {BR = %big} : !transform.any_op
     transform.yield
   }

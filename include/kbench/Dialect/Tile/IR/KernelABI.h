@@ -2,8 +2,10 @@
 //
 // What every consumer of a kernel's launch interface agrees on: the order and
 // kinds of its arguments (docs/bundle.md, "The kernel ABI"), its grid as shape
-// expressions over dims, and its block size. The GPU lowering, the host
-// lowering and the bundle writer all call these, so the three cannot drift.
+// expressions over dims, its block size, its knobs as a typed KernelConfig
+// and its `requires` facts parsed. The GPU lowering, the host lowering, the
+// verifier and the bundle writer all call these, so they cannot drift; no
+// other code parses a `requires` string.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #define KBENCH_DIALECT_TILE_IR_KERNELABI_H
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/KernelConfig.h"
 #include "kbench/Support/ShapeExpr.h"
 
 #include <array>
@@ -47,8 +50,30 @@ llvm::SmallVector<KernelParam> getKernelABI(KernelOp kernel);
 /// the order of its results, and `1` for the unused axes.
 mlir::FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel);
 
-/// Threads per block: 32 * the `num_warps` param (4 when absent).
+/// Threads per block: 32 * the `num_warps` param (the knob table's default
+/// when absent).
 int64_t getBlockSize(KernelOp kernel);
+
+/// The kernel's integer params by name (knobs and tile sizes).
+SymbolValues getParamValues(KernelOp kernel);
+
+/// The kernel's knobs, typed, with the knob table's defaults.
+KernelConfig getKernelConfig(KernelOp kernel);
+
+/// One `requires` fact of a kernel: its text and its parse, or the parse
+/// error (the kernel verifier rejects such a kernel).
+struct RequiresFact {
+  std::string text;
+  std::optional<ShapeFact> fact;
+  std::string error;
+};
+
+/// The kernel's `requires` facts, parsed, as written (over dims and params).
+llvm::SmallVector<RequiresFact> getRequiresFacts(KernelOp kernel);
+
+/// The well-formed `requires` facts with the kernel's params substituted, so
+/// they speak of dims only (what the runner and the lowering evaluate).
+llvm::SmallVector<ShapeFact> getBoundRequiresFacts(KernelOp kernel);
 
 /// The bundle spelling of an element type ("f32", "bf16", "i32", ...), or ""
 /// when the type has none.

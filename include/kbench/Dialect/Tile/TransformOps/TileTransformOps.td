@@ -88,9 +88,10 @@ def SetNumWarpsOp : Tile_TransformOp<"set_num_warps"> {
     Stores the `num_warps` param: the CTA has 32 x num_warps threads. The
     value is an integer or a `!transform.param<i64>`.
     }] # kTargets # [{
-    Fails silenceably when the value is not in 1..32, is not a multiple of 4
-    while a `tile.mma` uses `impl = wgmma` (a warpgroup is 4 warps), or makes
-    an mma accumulator exceed 128 registers per thread.
+    Fails silenceably when the value is not a power of two from 1 to 32 (the
+    knob table, docs/schedules.md), is not a multiple of 4 while a `tile.mma`
+    uses `impl = wgmma` (a warpgroup is 4 warps), or makes an mma
+    accumulator exceed 128 registers per thread.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        OptionalAttr<I64Attr>:$static_value,
@@ -115,8 +116,9 @@ def VectorWidthOp : Tile_TransformOp<"vector_width"> {
     tile-to-gpu checks `N % 4 == 0` at run time and takes the aligned vector
     access only when it holds, else the masked one.
     }] # kTargets # [{
-    Fails silenceably when the value is not 1, 2, 4 or 8, when width x element
-    size exceeds 16 bytes for some partition (8 needs 16-bit elements), or
+    Fails silenceably when the value is not a power of two from 1 to 16, when
+    width x element size exceeds 16 bytes for some partition (8 needs 16-bit
+    elements), or
     when it does not divide the innermost tile size of every partition.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,

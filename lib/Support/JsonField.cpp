@@ -5,13 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "JsonField.h"
+#include "kbench/Support/JsonField.h"
 
 #include <cctype>
 #include <fstream>
 #include <sstream>
 
-namespace kbench::runner {
+namespace kbench {
 
 std::string jsonKind(const nlohmann::json &value) {
   switch (value.type()) {
@@ -165,4 +165,21 @@ nlohmann::json readJsonFile(const std::filesystem::path &path, const std::string
   }
 }
 
-} // namespace kbench::runner
+ShapeExpr parseExprField(const Field &f) {
+  if (f.json().is_number_integer())
+    return ShapeExpr::constant(f.integer());
+  std::string error;
+  std::optional<ShapeExpr> e = ShapeExpr::parse(f.string(), error);
+  if (!e)
+    f.fail("'" + f.string() + "' is not a shape expression: " + error);
+  return *e;
+}
+
+DType parseDTypeField(const Field &f) {
+  std::optional<DType> d = parseDType(f.string());
+  if (!d)
+    f.fail("unknown dtype '" + f.string() + "' (" + dtypeNames() + ")");
+  return *d;
+}
+
+} // namespace kbench

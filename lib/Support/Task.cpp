@@ -8,12 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "JsonField.h"
+#include "kbench/Support/Task.h"
+#include "kbench/Support/TaskSignature.h"
 
 #include <set>
 #include <sstream>
 
-namespace kbench::runner {
+namespace kbench {
 
 /// How many times less accurate than the task's reference (RMS error
 /// against fp64) a candidate may be. Measured (docs/runner.md, "Accuracy"):
@@ -28,40 +29,11 @@ constexpr double kDefaultFp64Ratio = 128;
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct DTypeInfo {
-  const char *name;
-  DType dtype;
-  bool isFloat;
-  size_t size;
-};
-const DTypeInfo kDTypes[] = {
-    {"f32", DType::F32, true, 4}, {"f16", DType::F16, true, 2},
-    {"bf16", DType::BF16, true, 2}, {"f64", DType::F64, true, 8},
-    {"i8", DType::I8, false, 1},  {"i32", DType::I32, false, 4},
-    {"i64", DType::I64, false, 8}, {"i1", DType::I1, false, 1},
-};
-const DTypeInfo &info(DType dtype) {
-  for (const DTypeInfo &i : kDTypes)
-    if (i.dtype == dtype)
-      return i;
-  return kDTypes[0];
-}
-
 const std::pair<const char *, Init> kInits[] = {
     {"randn", Init::Randn},     {"randint", Init::Randint}, {"kaiming", Init::Kaiming},
     {"xavier", Init::Xavier},   {"uniform", Init::Uniform}, {"normal", Init::Normal},
 };
 } // namespace
-
-std::optional<DType> parseDType(const std::string &name) {
-  for (const DTypeInfo &i : kDTypes)
-    if (name == i.name)
-      return i.dtype;
-  return std::nullopt;
-}
-const char *dtypeName(DType dtype) { return info(dtype).name; }
-bool isFloat(DType dtype) { return info(dtype).isFloat; }
-size_t dtypeSize(DType dtype) { return info(dtype).size; }
 
 Tolerance defaultTolerance(DType dtype) {
   switch (dtype) {
@@ -153,16 +125,6 @@ Tolerance Task::toleranceFor(const TensorSpec &output) const {
 
 namespace {
 
-ShapeExpr parseExprField(const Field &f) {
-  if (f.json().is_number_integer())
-    return ShapeExpr::constant(f.integer());
-  std::string error;
-  std::optional<ShapeExpr> e = ShapeExpr::parse(f.string(), error);
-  if (!e)
-    f.fail("'" + f.string() + "' is not a shape expression: " + error);
-  return *e;
-}
-
 Tolerance parseTolerance(const Field &f) {
   f.allowOnly({"atol", "rtol", "fp64_ratio"});
   Tolerance t;
@@ -179,13 +141,6 @@ Tolerance parseTolerance(const Field &f) {
   if (t.rtol < 0 || !(t.rtol == t.rtol))
     f.at("rtol").fail("must be >= 0");
   return t;
-}
-
-DType parseDTypeField(const Field &f) {
-  std::optional<DType> d = parseDType(f.string());
-  if (!d)
-    f.fail("unknown dtype '" + f.string() + "' (f32, f16, bf16, f64, i8, i32, i64, i1)");
-  return *d;
 }
 
 TensorSpec parseTensor(const Field &f, bool isInput) {
@@ -493,4 +448,29 @@ Task parseTaskFile(const std::filesystem::path &path) {
   return task;
 }
 
-} // namespace kbench::runner
+} // namespace kbench
+
+//===----------------------------------------------------------------------===//
+// The compiler's entry (TaskSignature.h)
+//===----------------------------------------------------------------------===//
+
+namespace kbench {
+
+std::optional<TaskSignature> tryReadTaskSignature(const std::filesystem::path &taskDir,
+                                                  std::string &error) {
+  try {
+    Task task = parseTaskFile(taskDir);
+    TaskSignature signature;
+    signature.name = task.name;
+    for (const TensorSpec &t : task.inputs)
+      signature.inputs.push_back(t.name);
+    for (const TensorSpec &t : task.outputs)
+      signature.outputs.push_back(t.name);
+    return signature;
+  } catch (const InputError &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+} // namespace kbench

@@ -5,16 +5,19 @@
 // drawn, the reference as ATen ops called by name, the shape sets (tune, check,
 // heldout), the tolerance and the cost formulas behind "% of floor".
 //
-// The parser is plain C++ (nlohmann/json + ShapeExpr): it runs in the runner's
-// supervisor before anything touches LibTorch or the GPU, and every error it
-// raises names the file and the field, e.g.
+// The one task.json parser, plain C++17 (nlohmann/json + ShapeExpr), shared
+// by the runner (its supervisor, before anything touches LibTorch or the GPU)
+// and the compiler (TaskSignature.h), so both accept the same files with the
+// same messages. Every error names the file and the field, e.g.
 //   task.json: inputs[1].init: unknown init 'identity' (kaiming, xavier, ...)
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KBENCH_RUNNER_TASK_H
-#define KBENCH_RUNNER_TASK_H
+#ifndef KBENCH_SUPPORT_TASK_H
+#define KBENCH_SUPPORT_TASK_H
 
+#include "kbench/Support/DType.h"
+#include "kbench/Support/JsonField.h"
 #include "kbench/Support/ShapeExpr.h"
 
 #include <nlohmann/json.hpp>
@@ -26,23 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace kbench::runner {
-
-/// A bad task file, manifest, flag or bundle file. The message is complete
-/// (file, field, what is wrong, the fix); the runner prints it and exits 2.
-class InputError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Element types shared with docs/bundle.md.
-enum class DType { F32, F16, BF16, F64, I8, I32, I64, I1 };
-
-/// "f32" -> DType::F32; nullopt for anything else.
-std::optional<DType> parseDType(const std::string &name);
-const char *dtypeName(DType dtype);
-bool isFloat(DType dtype);
-size_t dtypeSize(DType dtype);
+namespace kbench {
 
 /// |out - ref| <= atol + rtol * |ref| elementwise, and the accuracy rule:
 /// the candidate's RMS error against the fp64 reference is at most
@@ -156,6 +143,6 @@ Task parseTaskFile(const std::filesystem::path &path);
 /// Parses an already-read document; `file` is used in messages only.
 Task parseTask(const nlohmann::json &doc, const std::string &file);
 
-} // namespace kbench::runner
+} // namespace kbench
 
-#endif // KBENCH_RUNNER_TASK_H
+#endif // KBENCH_SUPPORT_TASK_H

@@ -1,20 +1,27 @@
 //===- JsonField.h - JSON values that know where they came from -*- C++ -*-===//
 //
-// Private to lib/Runner. task.json and manifest.json are written by people and
-// agents; a message that says "expected a number" is useless without the
-// field. A Field pairs a JSON value with its path ("inputs[1].shape[0]") and
-// the file, and every accessor fails with both.
+// task.json and manifest.json are written by people and agents; a message
+// that says "expected a number" is useless without the field. A Field pairs a
+// JSON value with its path ("inputs[1].shape[0]") and the file, and every
+// accessor fails with both. Shared by every reader of the two files (the
+// runner and the compiler), so they validate with the same messages. Plain
+// C++17 and nlohmann/json.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KBENCH_LIB_RUNNER_JSONFIELD_H
-#define KBENCH_LIB_RUNNER_JSONFIELD_H
+#ifndef KBENCH_SUPPORT_JSONFIELD_H
+#define KBENCH_SUPPORT_JSONFIELD_H
 
-#include "kbench/Runner/Task.h"
+#include "kbench/Support/DType.h"
+#include "kbench/Support/InputError.h"
+#include "kbench/Support/ShapeExpr.h"
 
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 #include <initializer_list>
 
-namespace kbench::runner {
+namespace kbench {
 
 class Field {
 public:
@@ -64,6 +71,11 @@ std::string jsonKind(const nlohmann::json &value);
 /// syntax errors, the line and column.
 nlohmann::json readJsonFile(const std::filesystem::path &path, const std::string &what);
 
-} // namespace kbench::runner
+/// A shape expression: an integer or a string in the ShapeExpr grammar.
+ShapeExpr parseExprField(const Field &f);
+/// A dtype name (f32, f16, ...).
+DType parseDTypeField(const Field &f);
 
-#endif // KBENCH_LIB_RUNNER_JSONFIELD_H
+} // namespace kbench
+
+#endif // KBENCH_SUPPORT_JSONFIELD_H

@@ -1,0 +1,414 @@
+//===- BundleSchema.cpp - Write and read manifest.json --------------------===//
+//
+// The writer and the validating reader of docs/bundle.md. A bundle is compiled
+// on one machine and run on another, so the reader trusts nothing: unknown
+// fields, duplicate names, dangling launch references and out-of-range block
+// and shared-memory sizes (the sm_90a table of KernelConfig.h) are errors
+// that name the field. Checks against a task live with the runner
+// (kbench/Runner/Manifest.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Support/BundleSchema.h"
+
+#include "kbench/Support/JsonField.h"
+#include "kbench/Support/KernelConfig.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+
+namespace kbench::bundle {
+
+using namespace field;
+
+std::string formatTag() {
+  return std::string(kFormatName) + "/" + std::to_string(kFormatVersion);
+}
+
+namespace {
+const std::pair<const char *, KernelParamSpec::Kind> kParamKinds[] = {
+    {"memref", KernelParamSpec::Kind::Memref},
+    {"dim", KernelParamSpec::Kind::Dim},
+    {"scalar", KernelParamSpec::Kind::Scalar},
+    {"tma_descriptor", KernelParamSpec::Kind::TmaDescriptor},
+    {"workspace", KernelParamSpec::Kind::Workspace},
+};
+const std::pair<const char *, BufferSpec::Role> kRoles[] = {
+    {"input", BufferSpec::Role::Input},
+    {"output", BufferSpec::Role::Output},
+    {"temporary", BufferSpec::Role::Temporary},
+};
+
+template <typename Enum, size_t N>
+const char *spell(const std::pair<const char *, Enum> (&table)[N], Enum value) {
+  for (const auto &[name, v] : table)
+    if (v == value)
+      return name;
+  return "";
+}
+
+template <typename Enum, size_t N>
+Enum parseEnum(const Field &f, const std::pair<const char *, Enum> (&table)[N],
+               const char *what) {
+  std::string text = f.string();
+  std::string known;
+  for (const auto &[name, v] : table) {
+    if (text == name)
+      return v;
+    known += std::string(known.empty() ? "" : ", ") + name;
+  }
+  f.fail("unknown " + std::string(what) + " '" + text + "' (" + known + ")");
+}
+} // namespace
+
+const char *paramKindName(KernelParamSpec::Kind kind) { return spell(kParamKinds, kind); }
+const char *bufferRoleName(BufferSpec::Role role) { return spell(kRoles, role); }
+
+const BufferSpec *BundleManifest::findBuffer(const std::string &name) const {
+  for (const BufferSpec &b : buffers)
+    if (b.name == name)
+      return &b;
+  return nullptr;
+}
+
+KernelSpec *BundleManifest::findKernelBySymbol(const std::string &symbol) {
+  for (KernelSpec &k : kernels)
+    if (k.symbol == symbol)
+      return &k;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static nlohmann::json exprs(const std::vector<ShapeExpr> &list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ShapeExpr &e : list)
+    out.push_back(e.str());
+  return out;
+}
+
+nlohmann::json toJson(const ResourceUsage &r) {
+  nlohmann::json out = nlohmann::json::object();
+  out[kRegisters] = r.registers;
+  out[kSpillStores] = r.spillStores;
+  out[kSpillLoads] = r.spillLoads;
+  out[kStackFrame] = r.stackFrame;
+  out[kSharedMemory] = r.sharedMemory;
+  return out;
+}
+
+static nlohmann::json toJson(const KernelSpec &k) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const KernelParamSpec &p : k.params) {
+    nlohmann::json entry = {{kName, p.name}, {kKind, paramKindName(p.kind)}};
+    switch (p.kind) {
+    case KernelParamSpec::Kind::Memref:
+    case KernelParamSpec::Kind::TmaDescriptor:
+      entry[kDtype] = dtypeName(p.dtype);
+      entry[kDims] = exprs(p.dims);
+      break;
+    case KernelParamSpec::Kind::Scalar:
+      entry[kDtype] = dtypeName(p.dtype);
+      break;
+    case KernelParamSpec::Kind::Dim:
+    case KernelParamSpec::Kind::Workspace:
+      break;
+    }
+    params.push_back(std::move(entry));
+  }
+  nlohmann::json requires = nlohmann::json::array();
+  for (const ShapeFact &f : k.requirements)
+    requires.push_back(f.str());
+  nlohmann::json out = nlohmann::json::object();
+  out[kName] = k.name;
+  out[kSymbol] = k.symbol;
+  out[kParams] = std::move(params);
+  out[kGrid] = exprs({k.grid.begin(), k.grid.end()});
+  out[kBlock] = k.block;
+  out[kDynamicSharedMemory] = k.dynamicSharedMemory;
+  out[kRequires] = std::move(requires);
+  if (k.resources)
+    out[kResources] = toJson(*k.resources);
+  return out;
+}
+
+nlohmann::json toJson(const BundleManifest &m) {
+  nlohmann::json out = nlohmann::json::object();
+  out[kFormat] = formatTag();
+  out[kTarget] = m.target;
+  out[kTask] = m.task;
+  if (m.compiler) {
+    out[kCompiler] = {{kName, m.compiler->name}};
+    if (!m.compiler->version.empty())
+      out[kCompiler][kVersion] = m.compiler->version;
+  }
+  if (!m.irHash.empty())
+    out[kIrHash] = m.irHash;
+  if (!m.verification.empty())
+    out[kVerification] = m.verification;
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const BufferSpec &b : m.buffers)
+    buffers.push_back({{kName, b.name},
+                       {kDtype, dtypeName(b.dtype)},
+                       {kShape, exprs(b.shape)},
+                       {kRole, bufferRoleName(b.role)}});
+  out[kBuffers] = std::move(buffers);
+  if (!m.workspaces.empty()) {
+    nlohmann::json workspaces = nlohmann::json::array();
+    for (const WorkspaceSpec &w : m.workspaces)
+      workspaces.push_back(
+          {{kName, w.name}, {kBytes, w.bytes.str()}, {"zeroed", w.zeroed}});
+    out[kWorkspaces] = std::move(workspaces);
+  }
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const KernelSpec &k : m.kernels)
+    kernels.push_back(toJson(k));
+  out[kKernels] = std::move(kernels);
+  nlohmann::json launches = nlohmann::json::array();
+  for (const LaunchSpec &l : m.launches)
+    launches.push_back({{kKernel, l.kernel < m.kernels.size() ? m.kernels[l.kernel].name : ""},
+                        {kArgs, l.args}});
+  out[kLaunches] = std::move(launches);
+  return out;
+}
+
+std::string renderManifest(const BundleManifest &manifest) {
+  return toJson(manifest).dump(2) + "\n";
+}
+
+void writeManifestFile(const std::filesystem::path &dir, const BundleManifest &manifest) {
+  std::filesystem::path file = dir / kManifestFile;
+  std::ofstream out(file);
+  out << renderManifest(manifest);
+  if (!out)
+    throw InputError(file.string() + ": cannot be written");
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+KernelParamSpec parseParam(const Field &p) {
+  p.allowOnly({kName, kKind, kDtype, kDims});
+  KernelParamSpec param;
+  param.name = p.at(kName).name();
+  param.kind = parseEnum(p.at(kKind), kParamKinds, "kind");
+  switch (param.kind) {
+  case KernelParamSpec::Kind::Memref:
+  case KernelParamSpec::Kind::TmaDescriptor:
+    param.dtype = parseDTypeField(p.at(kDtype));
+    for (const Field &d : p.at(kDims).elements())
+      param.dims.push_back(parseExprField(d));
+    break;
+  case KernelParamSpec::Kind::Scalar:
+    param.dtype = parseDTypeField(p.at(kDtype));
+    break;
+  case KernelParamSpec::Kind::Dim:
+    param.dtype = DType::I64;
+    break;
+  case KernelParamSpec::Kind::Workspace:
+    break;
+  }
+  return param;
+}
+
+ResourceUsage parseResources(const Field &f) {
+  f.allowOnly({kRegisters, kSpillStores, kSpillLoads, kStackFrame, kSharedMemory});
+  ResourceUsage r;
+  auto read = [&](const char *key, int64_t &out) {
+    if (auto v = f.get(key))
+      out = v->integer();
+  };
+  read(kRegisters, r.registers);
+  read(kSpillStores, r.spillStores);
+  read(kSpillLoads, r.spillLoads);
+  read(kStackFrame, r.stackFrame);
+  read(kSharedMemory, r.sharedMemory);
+  return r;
+}
+
+KernelSpec parseKernel(const Field &f) {
+  f.allowOnly({kName, kSymbol, kParams, kGrid, kBlock, kDynamicSharedMemory, kRequires,
+               kResources});
+  KernelSpec k;
+  k.name = f.at(kName).name();
+  k.symbol = f.get(kSymbol) ? f.at(kSymbol).name() : k.name;
+  std::set<std::string> seen;
+  for (const Field &p : f.at(kParams).elements()) {
+    KernelParamSpec param = parseParam(p);
+    if (!seen.insert(param.name).second)
+      p.at(kName).fail("param '" + param.name + "' is declared twice");
+    k.params.push_back(std::move(param));
+  }
+  std::vector<Field> grid = f.at(kGrid).elements();
+  if (grid.size() != 3)
+    f.at(kGrid).fail("needs 3 expressions (x, y, z), got " + std::to_string(grid.size()));
+  for (int i = 0; i < 3; ++i)
+    k.grid[i] = parseExprField(grid[i]);
+  if (auto block = f.get(kBlock)) {
+    std::vector<Field> b = block->elements();
+    if (b.size() != 3)
+      block->fail("needs 3 sizes (x, y, z), got " + std::to_string(b.size()));
+    int64_t limit = kSm90aLimits.maxThreadsPerBlock;
+    for (int i = 0; i < 3; ++i) {
+      k.block[i] = b[i].integer();
+      if (k.block[i] < 1 || k.block[i] > limit)
+        b[i].fail("block sizes are 1.." + std::to_string(limit) + ", got " +
+                  std::to_string(k.block[i]));
+    }
+    int64_t threads = k.block[0] * k.block[1] * k.block[2];
+    if (threads > limit)
+      block->fail("a block of " + std::to_string(threads) + " threads exceeds the " +
+                  std::to_string(limit) + " of " + kSm90aLimits.target);
+  }
+  if (auto smem = f.get(kDynamicSharedMemory)) {
+    k.dynamicSharedMemory = smem->integer();
+    if (k.dynamicSharedMemory < 0 ||
+        k.dynamicSharedMemory > kSm90aLimits.sharedMemoryPerBlock)
+      smem->fail(std::to_string(k.dynamicSharedMemory) + " bytes is outside 0.." +
+                 std::to_string(kSm90aLimits.sharedMemoryPerBlock) +
+                 " (the shared memory of one CTA on " + kSm90aLimits.target + ")");
+  }
+  if (auto req = f.get(kRequires)) {
+    for (const Field &r : req->elements()) {
+      std::string error;
+      std::optional<ShapeFact> fact = ShapeFact::parse(r.string(), error);
+      if (!fact)
+        r.fail("'" + r.string() + "' is not a fact such as 'K % 8 == 0': " + error);
+      k.requirements.push_back(*fact);
+    }
+  }
+  if (auto res = f.get(kResources))
+    k.resources = parseResources(*res);
+  return k;
+}
+
+} // namespace
+
+BundleManifest parseManifest(const nlohmann::json &doc, const std::string &file) {
+  Field root(doc, "", file);
+  root.expectObject();
+  root.allowOnly({kFormat, kTarget, kTask, kCompiler, kIrHash, kVerification, kBuffers,
+                  kWorkspaces, kKernels, kLaunches});
+  BundleManifest m;
+  m.file = file;
+  std::string format = root.at(kFormat).string();
+  if (format != formatTag())
+    root.at(kFormat).fail("unsupported bundle format '" + format + "'; this build reads " +
+                          formatTag() + " (docs/bundle.md); recompile the bundle");
+  m.target = root.at(kTarget).string();
+  if (m.target != "sm_90a" && m.target != "host")
+    root.at(kTarget).fail("unknown target '" + m.target + "' (sm_90a, host)");
+  m.task = root.at(kTask).name();
+  if (auto c = root.get(kCompiler)) {
+    c->allowOnly({kName, kVersion, "mlir"});
+    m.compiler = CompilerInfo{c->at(kName).string(),
+                              c->get(kVersion) ? c->at(kVersion).string() : ""};
+  }
+  if (auto h = root.get(kIrHash))
+    m.irHash = h->string();
+  if (auto v = root.get(kVerification)) {
+    m.verification = v->string();
+    if (m.verification != "proved" && m.verification != "skipped")
+      v->fail("unknown verification '" + m.verification + "' (proved, skipped)");
+  }
+
+  std::set<std::string> names;
+  for (const Field &b : root.at(kBuffers).elements()) {
+    b.allowOnly({kName, kDtype, kShape, kRole});
+    BufferSpec buf;
+    buf.name = b.at(kName).name();
+    buf.dtype = parseDTypeField(b.at(kDtype));
+    for (const Field &d : b.at(kShape).elements())
+      buf.shape.push_back(parseExprField(d));
+    buf.role = parseEnum(b.at(kRole), kRoles, "role");
+    if (!names.insert(buf.name).second)
+      b.at(kName).fail("buffer '" + buf.name + "' is declared twice");
+    m.buffers.push_back(std::move(buf));
+  }
+  if (auto workspaces = root.get(kWorkspaces)) {
+    for (const Field &w : workspaces->elements()) {
+      w.allowOnly({kName, kBytes, "zeroed"});
+      WorkspaceSpec ws;
+      ws.name = w.at(kName).name();
+      ws.bytes = parseExprField(w.at(kBytes));
+      if (auto zeroed = w.get("zeroed"))
+        ws.zeroed = zeroed->boolean();
+      if (!names.insert(ws.name).second)
+        w.at(kName).fail("'" + ws.name + "' names a buffer or workspace already");
+      m.workspaces.push_back(std::move(ws));
+    }
+  }
+
+  std::vector<Field> kernels = root.at(kKernels).elements();
+  if (kernels.empty())
+    root.at(kKernels).fail("a bundle needs at least one kernel");
+  for (const Field &k : kernels)
+    m.kernels.push_back(parseKernel(k));
+
+  std::vector<Field> launches = root.at(kLaunches).elements();
+  if (launches.empty())
+    root.at(kLaunches).fail("a bundle needs at least one launch");
+  for (const Field &l : launches) {
+    l.allowOnly({kKernel, kArgs});
+    LaunchSpec launch;
+    launch.field = l.getPath();
+    std::string kernel = l.at(kKernel).name();
+    bool found = false;
+    for (size_t i = 0; i < m.kernels.size(); ++i)
+      if (m.kernels[i].name == kernel) {
+        launch.kernel = i;
+        found = true;
+      }
+    if (!found)
+      l.at(kKernel).fail("no kernel named '" + kernel + "' in 'kernels'");
+    for (const Field &a : l.at(kArgs).elements())
+      launch.args.push_back(a.name());
+    const KernelSpec &ks = m.kernels[launch.kernel];
+    if (launch.args.size() != ks.params.size())
+      l.at(kArgs).fail(std::to_string(launch.args.size()) + " arguments for kernel '" +
+                       ks.name + "', which takes " + std::to_string(ks.params.size()));
+    m.launches.push_back(std::move(launch));
+  }
+  return m;
+}
+
+BundleManifest parseManifestFile(const std::filesystem::path &bundleDir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(bundleDir, ec))
+    throw InputError(bundleDir.string() + ": no such bundle folder (expected the output of "
+                                          "'kbench compile': manifest.json + kernel files)");
+  std::filesystem::path file = bundleDir / kManifestFile;
+  BundleManifest m = parseManifest(readJsonFile(file, "bundle manifest"), file.string());
+  m.dir = bundleDir;
+  return m;
+}
+
+std::optional<BundleManifest> tryParseManifestFile(const std::filesystem::path &bundleDir,
+                                                   std::string &error) {
+  try {
+    return parseManifestFile(bundleDir);
+  } catch (const InputError &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+bool tryWriteManifestFile(const std::filesystem::path &dir, const BundleManifest &manifest,
+                          std::string &error) {
+  try {
+    writeManifestFile(dir, manifest);
+    return true;
+  } catch (const InputError &e) {
+    error = e.what();
+    return false;
+  }
+}
+
+} // namespace kbench::bundle

@@ -1,0 +1,215 @@
+//===- KernelConfig.cpp - Kernel knobs and the sm_90a limits --------------===//
+//
+// The knob table, its range checks and its rendering for docs/schedules.md.
+// No LLVM: the runner links this file too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Support/KernelConfig.h"
+
+#include <sstream>
+#include <tuple>
+
+namespace kbench {
+
+const std::vector<KnobSpec> &getKnobTable() {
+  static const std::vector<KnobSpec> table = {
+      {Knob::NumWarps, "num_warps", "transform.tile.set_num_warps",
+       /*defaultValue=*/4, /*min=*/1,
+       /*max=*/kSm90aLimits.maxThreadsPerBlock / kSm90aLimits.warpSize,
+       /*powerOfTwo=*/true, "warps per CTA; the CTA has 32 x num_warps threads",
+       "the SIMT lowering splits tiles over warps in powers of two, and a CTA "
+       "has at most 1024 threads"},
+      {Knob::VectorWidth, "vector_width", "transform.tile.vector_width",
+       /*defaultValue=*/1, /*min=*/1, /*max=*/kSm90aLimits.maxAccessBytes,
+       /*powerOfTwo=*/true,
+       "contiguous elements one thread loads or stores at once",
+       "one access moves at most 16 bytes, so also vector_width x element "
+       "bytes <= 16"},
+      {Knob::GroupM, "group_m", "transform.tile.raster", /*defaultValue=*/1,
+       /*min=*/1, /*max=*/kSm90aLimits.maxKnobValue, /*powerOfTwo=*/false,
+       "rows of blocks per group of the grouped (L2-friendly) block order; 1 "
+       "is row-major",
+       "a group holds at least one row of blocks"},
+      {Knob::TileSize, "", "transform.tile.set_params", /*defaultValue=*/0,
+       /*min=*/1, /*max=*/kSm90aLimits.maxKnobValue, /*powerOfTwo=*/false,
+       "a tile size declared in the kernel's params (BM, BN, BK, ...)",
+       "tile sizes are positive"},
+  };
+  return table;
+}
+
+const KnobSpec &getKnobSpec(Knob knob) {
+  for (const KnobSpec &spec : getKnobTable())
+    if (spec.knob == knob)
+      return spec;
+  return getKnobTable().back(); // Unreachable: every Knob has a row.
+}
+
+const KnobSpec *lookupKnob(const std::string &name) {
+  for (const KnobSpec &spec : getKnobTable())
+    if (*spec.param && name == spec.param)
+      return &spec;
+  return nullptr;
+}
+
+static bool isPowerOfTwo(int64_t value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+std::string describeLegalValues(Knob knob, int64_t multiple) {
+  const KnobSpec &spec = getKnobSpec(knob);
+  if (!spec.powerOfTwo)
+    return std::to_string(spec.min) + ".." + std::to_string(spec.max);
+  std::vector<int64_t> values;
+  for (int64_t v = 1; v <= spec.max; v *= 2)
+    if (v >= spec.min && v % multiple == 0)
+      values.push_back(v);
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0)
+      text += i + 1 == values.size() ? " or " : ", ";
+    text += std::to_string(values[i]);
+  }
+  return text;
+}
+
+std::optional<std::string> checkKnobValue(Knob knob, int64_t value,
+                                          const std::string &name) {
+  const KnobSpec &spec = getKnobSpec(knob);
+  std::string prefix =
+      (name.empty() ? std::string(spec.param) : name) + " = " +
+      std::to_string(value);
+  if (spec.powerOfTwo) {
+    if (isPowerOfTwo(value) && value >= spec.min && value <= spec.max)
+      return std::nullopt;
+    return prefix + " is not a power of two from " + std::to_string(spec.min) +
+           " to " + std::to_string(spec.max) + " (" + spec.why + ")";
+  }
+  if (value >= spec.min && value <= spec.max)
+    return std::nullopt;
+  return prefix + " is outside " + std::to_string(spec.min) + ".." +
+         std::to_string(spec.max) + "; " + spec.why;
+}
+
+int64_t maxVectorWidth(int64_t elementBytes) {
+  int64_t width = getKnobSpec(Knob::VectorWidth).max;
+  while (width > 1 && width * elementBytes > kSm90aLimits.maxAccessBytes)
+    width /= 2;
+  return width;
+}
+
+int64_t getBlockSize(int64_t numWarps) {
+  return kSm90aLimits.warpSize * numWarps;
+}
+
+KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
+  KernelConfig config;
+  config.numWarps = getKnobSpec(Knob::NumWarps).defaultValue;
+  config.vectorWidth = getKnobSpec(Knob::VectorWidth).defaultValue;
+  config.groupM = getKnobSpec(Knob::GroupM).defaultValue;
+  for (const auto &[name, value] : params) {
+    const KnobSpec *spec = lookupKnob(name);
+    if (!spec)
+      config.tileSizes[name] = value;
+    else if (spec->knob == Knob::NumWarps)
+      config.numWarps = value;
+    else if (spec->knob == Knob::VectorWidth)
+      config.vectorWidth = value;
+    else if (spec->knob == Knob::GroupM)
+      config.groupM = value;
+  }
+  return config;
+}
+
+std::optional<std::string> KernelConfig::verify() const {
+  if (auto failure = checkKnobValue(Knob::NumWarps, numWarps))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::VectorWidth, vectorWidth))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::GroupM, groupM))
+    return failure;
+  for (const auto &[name, value] : tileSizes)
+    if (auto failure = checkKnobValue(Knob::TileSize, value, name))
+      return failure;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Rendering
+//===----------------------------------------------------------------------===//
+
+static std::string range(const KnobSpec &spec) {
+  if (spec.powerOfTwo)
+    return "power of two, " + std::to_string(spec.min) + ".." +
+           std::to_string(spec.max);
+  return std::to_string(spec.min) + ".." + std::to_string(spec.max);
+}
+
+/// The limits in documentation order: name, value, meaning.
+static std::vector<std::tuple<const char *, int64_t, const char *>> limits() {
+  const TargetLimits &l = kSm90aLimits;
+  return {
+      {"threads per CTA", l.maxThreadsPerBlock, "num_warps x 32 at most"},
+      {"warps per warpgroup", l.warpgroupWarps,
+       "tile.mma with impl = wgmma needs num_warps a multiple of it"},
+      {"shared memory per CTA (bytes)", l.sharedMemoryPerBlock,
+       "227 KB: the lowering refuses more; the mma staging estimate of "
+       "set_params too"},
+      {"static shared memory (bytes)", l.staticSharedMemoryPerBlock,
+       "above it the lowering uses dynamic shared memory and the runner "
+       "opts the kernel in to more before launching"},
+      {"bytes per access", l.maxAccessBytes, "vector_width x element bytes"},
+      {"accumulator registers per thread", l.accumulatorRegisterLimit,
+       "the tile.mma accumulator estimate of set_params / set_num_warps"},
+      {"elements per thread per tile value", l.maxElementsPerThread,
+       "the SIMT lowering refuses larger tiles"},
+      {"grid x", l.maxGridX, "blocks; the runner refuses larger grids"},
+      {"grid y, z", l.maxGridYZ, "blocks; the runner refuses larger grids"},
+  };
+}
+
+std::string renderKnobTableMarkdown() {
+  std::ostringstream os;
+  os << kKnobTableBegin << "\n\n";
+  os << "| knob (param) | set by | default | legal values | meaning |\n";
+  os << "|---|---|---|---|---|\n";
+  for (const KnobSpec &spec : getKnobTable())
+    os << "| " << (*spec.param ? "`" + std::string(spec.param) + "`"
+                               : std::string("tile sizes"))
+       << " | `" << spec.op << "` | "
+       << (spec.defaultValue ? std::to_string(spec.defaultValue)
+                             : std::string("required"))
+       << " | " << range(spec) << " | " << spec.meaning << " |\n";
+  os << "\nLimits of " << kSm90aLimits.target << " the knobs are checked "
+     << "against:\n\n";
+  os << "| limit | value | used for |\n";
+  os << "|---|---|---|\n";
+  for (const auto &[name, value, use] : limits())
+    os << "| " << name << " | " << value << " | " << use << " |\n";
+  os << "\n" << kKnobTableEnd << "\n";
+  return os.str();
+}
+
+std::string renderKnobTableJson() {
+  std::ostringstream os;
+  os << "{\n  \"target\": \"" << kSm90aLimits.target << "\",\n  \"knobs\": [";
+  const std::vector<KnobSpec> &table = getKnobTable();
+  for (size_t i = 0; i < table.size(); ++i) {
+    const KnobSpec &spec = table[i];
+    os << (i ? ",\n" : "\n") << "    {\"param\": \"" << spec.param
+       << "\", \"op\": \"" << spec.op << "\", \"default\": "
+       << spec.defaultValue << ", \"min\": " << spec.min
+       << ", \"max\": " << spec.max << ", \"power_of_two\": "
+       << (spec.powerOfTwo ? "true" : "false") << "}";
+  }
+  os << "\n  ],\n  \"limits\": {";
+  std::vector<std::tuple<const char *, int64_t, const char *>> rows = limits();
+  for (size_t i = 0; i < rows.size(); ++i)
+    os << (i ? ",\n" : "\n") << "    \"" << std::get<0>(rows[i])
+       << "\": " << std::get<1>(rows[i]);
+  os << "\n  }\n}\n";
+  return os.str();
+}
+
+} // namespace kbench

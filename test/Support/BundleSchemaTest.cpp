@@ -1,0 +1,180 @@
+//===- BundleSchemaTest.cpp - Unit tests for the manifest schema ----------===//
+
+#include "kbench/Support/BundleSchema.h"
+#include "kbench/Support/JsonField.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include <unistd.h>
+
+using namespace kbench;
+using namespace kbench::bundle;
+
+namespace {
+
+ShapeExpr expr(const std::string &text) {
+  std::string error;
+  std::optional<ShapeExpr> e = ShapeExpr::parse(text, error);
+  EXPECT_TRUE(e) << text << ": " << error;
+  return e.value_or(ShapeExpr::constant(0));
+}
+
+/// A manifest that uses every field, the reserved ones included.
+BundleManifest sample() {
+  BundleManifest m;
+  m.target = "sm_90a";
+  m.task = "row_sum";
+  m.compiler = CompilerInfo{"kbench", "0.1.0"};
+  m.irHash = "abc123";
+  m.verification = "proved";
+  m.buffers = {{"x", DType::F32, {expr("M"), expr("N")}, BufferSpec::Role::Input},
+               {"y", DType::F32, {expr("M")}, BufferSpec::Role::Output},
+               {"tmp0", DType::F16, {expr("M")}, BufferSpec::Role::Temporary}};
+  m.workspaces = {{"ws0", expr("ceildiv(M, 64) * 4"), true}};
+  KernelSpec k;
+  k.name = "row_sum";
+  k.symbol = "row_sum_sym";
+  k.params = {{"X", KernelParamSpec::Kind::Memref, DType::F32, {expr("M"), expr("N")}},
+              {"Y", KernelParamSpec::Kind::Memref, DType::F32, {expr("M")}},
+              {"alpha", KernelParamSpec::Kind::Scalar, DType::F32, {}},
+              {"desc", KernelParamSpec::Kind::TmaDescriptor, DType::F16, {expr("64"), expr("32")}},
+              {"scratch", KernelParamSpec::Kind::Workspace, DType::F32, {}},
+              {"M", KernelParamSpec::Kind::Dim, DType::I64, {}},
+              {"N", KernelParamSpec::Kind::Dim, DType::I64, {}}};
+  k.grid = {expr("ceildiv(M, 4)"), expr("1"), expr("1")};
+  k.block = {128, 1, 1};
+  k.dynamicSharedMemory = 65536;
+  std::string error;
+  k.requirements = {*ShapeFact::parse("N % 4 == 0", error)};
+  k.resources = ResourceUsage{40, 0, 0, 0, 1024};
+  m.kernels = {k};
+  m.launches = {{0, {"x", "y", "alpha", "x", "ws0", "M", "N"}, ""}};
+  return m;
+}
+
+std::string parseError(const nlohmann::json &doc) {
+  try {
+    parseManifest(doc, "manifest.json");
+  } catch (const InputError &e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(BundleSchema, FormatTag) {
+  EXPECT_EQ(formatTag(), "kbench-bundle/1");
+  EXPECT_EQ(toJson(sample())["format"], "kbench-bundle/1");
+}
+
+TEST(BundleSchema, RoundTripThroughJson) {
+  BundleManifest m = sample();
+  nlohmann::json written = toJson(m);
+  BundleManifest read = parseManifest(written, "manifest.json");
+  // Writing what was read gives the same document: nothing is lost.
+  EXPECT_EQ(toJson(read), written);
+  EXPECT_EQ(read.target, "sm_90a");
+  EXPECT_EQ(read.compiler->version, "0.1.0");
+  ASSERT_EQ(read.buffers.size(), 3u);
+  EXPECT_EQ(read.buffers[2].role, BufferSpec::Role::Temporary);
+  EXPECT_EQ(read.buffers[2].dtype, DType::F16);
+  EXPECT_EQ(read.buffers[0].shape[1].str(), "N");
+  ASSERT_EQ(read.workspaces.size(), 1u);
+  EXPECT_EQ(read.workspaces[0].bytes.str(), m.workspaces[0].bytes.str());
+  const KernelSpec &k = read.kernels.at(0);
+  EXPECT_EQ(k.symbol, "row_sum_sym");
+  EXPECT_EQ(k.params[3].kind, KernelParamSpec::Kind::TmaDescriptor);
+  EXPECT_EQ(k.params[3].dims.size(), 2u);
+  EXPECT_EQ(k.params[4].kind, KernelParamSpec::Kind::Workspace);
+  EXPECT_EQ(k.params[5].dtype, DType::I64);
+  EXPECT_EQ(k.grid[0].str(), "ceildiv(M, 4)");
+  EXPECT_EQ(k.dynamicSharedMemory, 65536);
+  EXPECT_EQ(k.requirements.at(0).str(), "N % 4 == 0");
+  EXPECT_EQ(k.resources->registers, 40);
+  EXPECT_EQ(read.launches.at(0).args.size(), 7u);
+  EXPECT_EQ(read.launches.at(0).field, "launches[0]");
+}
+
+TEST(BundleSchema, RoundTripThroughAFile) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("kbench-schema-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string error;
+  ASSERT_TRUE(tryWriteManifestFile(dir, sample(), error)) << error;
+  std::optional<BundleManifest> read = tryParseManifestFile(dir, error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(read->dir, dir);
+  EXPECT_EQ(renderManifest(*read), renderManifest(sample()));
+  std::filesystem::remove_all(dir);
+  EXPECT_FALSE(tryParseManifestFile(dir, error));
+  EXPECT_NE(error.find("no such bundle folder"), std::string::npos) << error;
+}
+
+TEST(BundleSchema, OptionalFieldsStayOut) {
+  BundleManifest m = sample();
+  m.compiler.reset();
+  m.irHash.clear();
+  m.workspaces.clear();
+  m.kernels[0].resources.reset();
+  nlohmann::json doc = toJson(m);
+  EXPECT_FALSE(doc.contains("compiler"));
+  EXPECT_FALSE(doc.contains("ir_hash"));
+  EXPECT_FALSE(doc.contains("workspaces"));
+  EXPECT_FALSE(doc["kernels"][0].contains("resources"));
+  EXPECT_EQ(toJson(parseManifest(doc, "m")), doc);
+}
+
+TEST(BundleSchema, BadFieldsAreNamed) {
+  struct Case {
+    const char *pointer;
+    nlohmann::json value;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"/format", "kbench-bundle/2",
+       "manifest.json: format: unsupported bundle format 'kbench-bundle/2'; this build reads "
+       "kbench-bundle/1"},
+      {"/target", "sm_80", "target: unknown target 'sm_80' (sm_90a, host)"},
+      {"/verification", "maybe", "verification: unknown verification 'maybe'"},
+      {"/buffers/0/role", "scratch",
+       "buffers[0].role: unknown role 'scratch' (input, output, temporary)"},
+      {"/buffers/0/dtype", "f8", "buffers[0].dtype: unknown dtype 'f8' (f32, f16"},
+      {"/buffers/1/name", "x", "buffers[1].name: buffer 'x' is declared twice"},
+      {"/workspaces/0/name", "x", "workspaces[0].name: 'x' names a buffer or workspace"},
+      {"/workspaces/0/bytes", "M *", "workspaces[0].bytes: 'M *' is not a shape expression"},
+      {"/kernels/0/params/0/kind", "pointer",
+       "kernels[0].params[0].kind: unknown kind 'pointer' (memref, dim, scalar, "
+       "tma_descriptor, workspace)"},
+      {"/kernels/0/params/1/name", "X", "kernels[0].params[1].name: param 'X' is declared twice"},
+      {"/kernels/0/grid", {"1", "1"}, "kernels[0].grid: needs 3 expressions (x, y, z), got 2"},
+      {"/kernels/0/block/0", 2048, "kernels[0].block[0]: block sizes are 1..1024, got 2048"},
+      {"/kernels/0/block", {64, 32, 1},
+       "kernels[0].block: a block of 2048 threads exceeds the 1024 of sm_90a"},
+      {"/kernels/0/dynamic_shared_memory", 300000,
+       "kernels[0].dynamic_shared_memory: 300000 bytes is outside 0..232448"},
+      {"/kernels/0/requires/0", "N %",
+       "kernels[0].requires[0]: 'N %' is not a fact such as 'K % 8 == 0'"},
+      {"/kernels/0/resources/registers", "many",
+       "kernels[0].resources.registers: expected an integer"},
+      {"/kernels/0/colour", "red", "kernels[0].colour: unknown field"},
+      {"/launches/0/kernel", "other", "launches[0].kernel: no kernel named 'other'"},
+      {"/launches/0/args", {"x"}, "launches[0].args: 1 arguments for kernel 'row_sum', which "
+                                  "takes 7"},
+      {"/kernels", nlohmann::json::array(), "kernels: a bundle needs at least one kernel"},
+  };
+  for (const Case &c : cases) {
+    nlohmann::json doc = toJson(sample());
+    doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    std::string error = parseError(doc);
+    EXPECT_NE(error.find(c.expected), std::string::npos)
+        << c.pointer << ": got '" << error << "'";
+  }
+  nlohmann::json doc = toJson(sample());
+  doc.erase("task");
+  EXPECT_NE(parseError(doc).find("task: missing (this field is required)"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,101 @@
+//===- KernelConfigTest.cpp - Unit tests for the knob table ---------------===//
+
+#include "kbench/Support/KernelConfig.h"
+
+#include <gtest/gtest.h>
+
+using namespace kbench;
+
+namespace {
+
+TEST(KnobTable, EveryKnobHasOneRow) {
+  for (Knob knob : {Knob::NumWarps, Knob::VectorWidth, Knob::GroupM,
+                    Knob::TileSize})
+    EXPECT_EQ(getKnobSpec(knob).knob, knob);
+  EXPECT_EQ(lookupKnob("num_warps")->knob, Knob::NumWarps);
+  EXPECT_EQ(lookupKnob("vector_width")->knob, Knob::VectorWidth);
+  EXPECT_EQ(lookupKnob("group_m")->knob, Knob::GroupM);
+  EXPECT_EQ(lookupKnob("BM"), nullptr); // tile sizes have no fixed name
+  EXPECT_EQ(lookupKnob(""), nullptr);
+}
+
+TEST(KnobTable, NumWarpsIsAPowerOfTwoUpToTheThreadLimit) {
+  for (int64_t warps : {1, 2, 4, 8, 16, 32})
+    EXPECT_FALSE(checkKnobValue(Knob::NumWarps, warps)) << warps;
+  for (int64_t warps : {0, -4, 3, 6, 12, 24, 33, 64})
+    EXPECT_TRUE(checkKnobValue(Knob::NumWarps, warps)) << warps;
+  EXPECT_EQ(getKnobSpec(Knob::NumWarps).max * kSm90aLimits.warpSize,
+            kSm90aLimits.maxThreadsPerBlock);
+  EXPECT_EQ(*checkKnobValue(Knob::NumWarps, 12),
+            "num_warps = 12 is not a power of two from 1 to 32 (the SIMT "
+            "lowering splits tiles over warps in powers of two, and a CTA has "
+            "at most 1024 threads)");
+}
+
+TEST(KnobTable, VectorWidthFitsOneAccess) {
+  for (int64_t width : {1, 2, 4, 8, 16})
+    EXPECT_FALSE(checkKnobValue(Knob::VectorWidth, width)) << width;
+  for (int64_t width : {0, 3, 5, 12, 32})
+    EXPECT_TRUE(checkKnobValue(Knob::VectorWidth, width)) << width;
+  EXPECT_EQ(maxVectorWidth(1), 16);
+  EXPECT_EQ(maxVectorWidth(2), 8);
+  EXPECT_EQ(maxVectorWidth(4), 4);
+  EXPECT_EQ(maxVectorWidth(8), 2);
+}
+
+TEST(KnobTable, RangesOfPlainKnobsAndTileSizes) {
+  EXPECT_FALSE(checkKnobValue(Knob::GroupM, 1));
+  EXPECT_FALSE(checkKnobValue(Knob::GroupM, 7)); // any positive value
+  EXPECT_EQ(*checkKnobValue(Knob::GroupM, 0),
+            "group_m = 0 is outside 1..65536; a group holds at least one row "
+            "of blocks");
+  EXPECT_EQ(*checkKnobValue(Knob::TileSize, 100000, "BK"),
+            "BK = 100000 is outside 1..65536; tile sizes are positive");
+}
+
+TEST(KnobTable, LegalValuesInWords) {
+  EXPECT_EQ(describeLegalValues(Knob::NumWarps), "1, 2, 4, 8, 16 or 32");
+  EXPECT_EQ(describeLegalValues(Knob::NumWarps, kSm90aLimits.warpgroupWarps),
+            "4, 8, 16 or 32");
+  EXPECT_EQ(describeLegalValues(Knob::GroupM), "1..65536");
+}
+
+TEST(KernelConfig, DefaultsAndTileSizes) {
+  KernelConfig config = KernelConfig::fromParams({{"BM", 64}, {"BN", 128}});
+  EXPECT_EQ(config.numWarps, 4);
+  EXPECT_EQ(config.vectorWidth, 1);
+  EXPECT_EQ(config.groupM, 1);
+  EXPECT_EQ(config.getBlockSize(), 128);
+  EXPECT_EQ(config.tileSizes, (SymbolValues{{"BM", 64}, {"BN", 128}}));
+  EXPECT_FALSE(config.verify());
+
+  config = KernelConfig::fromParams(
+      {{"BM", 64}, {"num_warps", 8}, {"vector_width", 4}, {"group_m", 8}});
+  EXPECT_EQ(config.numWarps, 8);
+  EXPECT_EQ(config.vectorWidth, 4);
+  EXPECT_EQ(config.groupM, 8);
+  EXPECT_EQ(config.tileSizes, (SymbolValues{{"BM", 64}}));
+  EXPECT_EQ(config.getBlockSize(), 256);
+}
+
+TEST(KernelConfig, VerifyNamesTheFirstBadKnob) {
+  EXPECT_EQ(*KernelConfig::fromParams({{"num_warps", 12}}).verify(),
+            *checkKnobValue(Knob::NumWarps, 12));
+  EXPECT_EQ(*KernelConfig::fromParams({{"vector_width", 3}}).verify(),
+            *checkKnobValue(Knob::VectorWidth, 3));
+  EXPECT_EQ(*KernelConfig::fromParams({{"BM", 0}}).verify(),
+            "BM = 0 is outside 1..65536; tile sizes are positive");
+}
+
+TEST(KnobTable, MarkdownHasMarkersAndEveryKnob) {
+  std::string table = renderKnobTableMarkdown();
+  EXPECT_EQ(table.find(kKnobTableBegin), 0u);
+  EXPECT_NE(table.find(kKnobTableEnd), std::string::npos);
+  for (const KnobSpec &spec : getKnobTable())
+    EXPECT_NE(table.find(spec.op), std::string::npos) << spec.op;
+  EXPECT_NE(table.find("| 232448 |"), std::string::npos);
+  std::string json = renderKnobTableJson();
+  EXPECT_NE(json.find("\"param\": \"vector_width\""), std::string::npos);
+}
+
+} // namespace
