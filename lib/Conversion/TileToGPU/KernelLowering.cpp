@@ -90,6 +90,10 @@ VectorType KernelLowering::vectorType(const Layout &layout, Type elementType) {
   return VectorType::get({layout.numElements()}, elementType);
 }
 
+Layout KernelLowering::layoutOf(Value v) const {
+  return *getLayout(cast<RankedTensorType>(v.getType()));
+}
+
 TileValue KernelLowering::tileOf(Value v) { return tiles.lookup(v); }
 
 TileValue KernelLowering::tileOf(Value v, const Layout &layout) {
@@ -109,8 +113,10 @@ LogicalResult KernelLowering::checkRegisterBudget(Operation *op,
                                                   const Layout &layout) {
   if (layout.numElements() <= kMaxElementsPerThread)
     return success();
+  // The type as the kernel spells it, without the layout encoding.
   return op->emitOpError("tile ")
-         << type << " needs " << layout.numElements()
+         << RankedTensorType::get(type.getShape(), type.getElementType())
+         << " needs " << layout.numElements()
          << " elements per thread with num_warps = " << numWarps
          << "; at most " << kMaxElementsPerThread
          << " fit the SIMT lowering: lower the tile sizes or raise num_warps";
@@ -208,6 +214,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerIota(x);
   if (auto x = dyn_cast<tile::SplatOp>(op))
     return lowerSplat(x);
+  if (auto x = dyn_cast<tile::ConvertLayoutOp>(op))
+    return lowerConvertLayout(x);
   if (isa<tile::ReturnOp>(op)) {
     gpu::ReturnOp::create(b, op->getLoc());
     return success();
@@ -276,7 +284,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   SmallVector<std::optional<Layout>> layouts;
   for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
     if (isa<RankedTensorType>(init.getType())) {
-      Layout layout = plan->get(result);
+      Layout layout = layoutOf(result);
       layouts.push_back(layout);
       inits.push_back(tileOf(init, layout).vec);
     } else {
@@ -323,7 +331,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   SmallVector<std::optional<Layout>> layouts;
   for (Value result : op.getResults()) {
     if (auto type = dyn_cast<RankedTensorType>(result.getType())) {
-      Layout layout = plan->get(result);
+      Layout layout = layoutOf(result);
       layouts.push_back(layout);
       types.push_back(vectorType(layout, type.getElementType()));
     } else {
@@ -367,7 +375,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   if (!anchor || !isa<RankedTensorType>(anchor.getType()))
     return op->emitOpError("has no tile result; tile-to-gpu lowers "
                            "elementwise ops whose results are tiles");
-  Layout layout = plan->get(anchor);
+  Layout layout = layoutOf(anchor);
   if (failed(checkRegisterBudget(op, cast<RankedTensorType>(anchor.getType()),
                                  layout)))
     return failure();
@@ -389,6 +397,11 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
+  tiles[op.getResult()] = tileOf(op.getInput(), layoutOf(op.getResult()));
+  return success();
+}
+
 LogicalResult KernelLowering::lowerConstant(arith::ConstantOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
@@ -396,7 +409,7 @@ LogicalResult KernelLowering::lowerConstant(arith::ConstantOp op) {
     return op.emitOpError("non-splat tile constants are not supported by "
                           "tile-to-gpu; build the tile with tile.iota, "
                           "tile.splat and arith ops");
-  Layout layout = plan->get(op.getResult());
+  Layout layout = layoutOf(op.getResult());
   if (failed(checkRegisterBudget(op, type, layout)))
     return failure();
   VectorType vt = vectorType(layout, type.getElementType());

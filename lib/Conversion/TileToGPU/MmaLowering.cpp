@@ -35,7 +35,7 @@ struct MmaPlan {
 };
 } // namespace
 
-static FailureOr<MmaPlan> planMma(tile::MmaOp op, const LayoutPlan &plan) {
+static FailureOr<MmaPlan> planMma(tile::MmaOp op, int64_t numWarps) {
   if (op.getImplKind() != tile::MmaImpl::simt)
     return op.emitOpError("impl = ")
            << tile::stringifyMmaImpl(op.getImplKind())
@@ -59,11 +59,11 @@ static FailureOr<MmaPlan> planMma(tile::MmaOp op, const LayoutPlan &plan) {
     return op.emitOpError("operand element type ")
            << operandType << " is not supported with a " << p.type
            << " accumulator by the SIMT lowering";
-  std::optional<Layout> acc = plan.mmaLayout(c);
+  std::optional<Layout> acc = getMmaLayout(c[0], c[1], numWarps);
   if (!acc)
     return op.emitOpError("accumulator tile ")
            << p.m << "x" << p.n << " cannot be split into per-thread "
-           << "micro-tiles over " << 32 * plan.getNumWarps()
+           << "micro-tiles over " << 32 * numWarps
            << " threads: it needs at least as many elements as threads and "
            << "power-of-two dims; raise BM/BN or lower num_warps";
   p.acc = *acc;
@@ -232,7 +232,7 @@ static Value joinRows(OpBuilder &b, Location loc, ArrayRef<Value> rows,
 
 LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
   Location loc = op.getLoc();
-  FailureOr<MmaPlan> p = planMma(op, *plan);
+  FailureOr<MmaPlan> p = planMma(op, numWarps);
   if (failed(p))
     return failure();
   TileValue a = widen(b, loc, tileOf(op.getA()), p->type);
@@ -250,7 +250,7 @@ LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
   Value result =
       joinRows(b, loc, rows, cast<VectorType>(acc.vec.getType()));
   tiles[op.getResult()] =
-      convert({result, p->acc}, plan->get(op.getResult()));
+      convert({result, p->acc}, layoutOf(op.getResult()));
   return success();
 }
 
@@ -296,7 +296,9 @@ static tile::MmaOp getPipelinableMma(scf::ForOp op) {
 
 bool KernelLowering::isPipelinableMmaLoop(scf::ForOp op) {
   tile::MmaOp mma = getPipelinableMma(op);
-  return mma && plan->mmaLayout(mma.getAcc().getType().getShape());
+  ArrayRef<int64_t> c = mma ? mma.getAcc().getType().getShape()
+                              : ArrayRef<int64_t>();
+  return mma && getMmaLayout(c[0], c[1], numWarps);
 }
 
 LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
@@ -304,11 +306,11 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   tile::MmaOp mma = getPipelinableMma(op);
   auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
   auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
-  FailureOr<MmaPlan> p = planMma(mma, *plan);
+  FailureOr<MmaPlan> p = planMma(mma, numWarps);
   if (failed(p))
     return failure();
-  Layout layoutA = plan->get(loadA.getResult());
-  Layout layoutB = plan->get(loadB.getResult());
+  Layout layoutA = layoutOf(loadA.getResult());
+  Layout layoutB = layoutOf(loadB.getResult());
   int64_t sizeA = p->k * p->strideA, sizeB = p->k * p->strideB;
   Value bufA = allocShared(p->type, 2 * sizeA);
   Value bufB = allocShared(p->type, 2 * sizeB);
@@ -408,6 +410,6 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   SmallVector<Value> rows(loop.getResults().take_front(numRows));
   Value result =
       joinRows(b, loc, rows, cast<VectorType>(init.vec.getType()));
-  tiles[op.getResult(0)] = convert({result, p->acc}, plan->get(op.getResult(0)));
+  tiles[op.getResult(0)] = convert({result, p->acc}, layoutOf(op.getResult(0)));
   return success();
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AssignLayouts.h"
 #include "KernelLowering.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
@@ -110,21 +111,16 @@ LogicalResult KernelLowering::run() {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
 
-  // Knobs.
-  numWarps = kernel.getParamValue("num_warps").value_or(4);
-  if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
-    return kernel.emitOpError("num_warps = ")
-           << numWarps << " is not supported by tile-to-gpu: it must be a "
-           << "power of two from 1 to 32 (at most 1024 threads per CTA)";
-  vectorWidth = kernel.getParamValue("vector_width").value_or(1);
-  if (vectorWidth < 1 || vectorWidth > 16 || !llvm::isPowerOf2_64(vectorWidth))
-    return kernel.emitOpError("vector_width = ")
-           << vectorWidth << " is not supported by tile-to-gpu: it must be "
-           << "a power of two from 1 to 16";
-  // Params are positive integers (the kernel verifier checks it).
-  groupM = kernel.getParamValue("group_m").value_or(1);
+  // Knobs and layouts.
+  FailureOr<KernelKnobs> knobs = readKernelKnobs(kernel);
+  if (failed(knobs))
+    return failure();
+  numWarps = knobs->numWarps;
+  vectorWidth = knobs->vectorWidth;
+  groupM = knobs->groupM;
   collectMultiples(kernel, multiples);
-  plan = std::make_unique<LayoutPlan>(kernel, numWarps, vectorWidth);
+  if (!hasLayouts(kernel) && failed(assignLayouts(kernel)))
+    return failure();
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);

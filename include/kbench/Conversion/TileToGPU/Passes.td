@@ -10,6 +10,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tile value a layout encoding for the GPU lowering";
+  let description = [{
+    Every tile value of every `tile.kernel` gets the `#tile.blocked`
+    encoding of the thread layout it will have on the GPU in its tensor type,
+    and a `tile.convert_layout` is inserted where a value's layout differs
+    from what a use needs (docs/gpu-lowering.md, "Layouts"). Kernels that
+    already carry encodings are left alone. `tile-to-gpu` runs the same
+    assignment on kernels that reach it without encodings. Reads `num_warps`
+    and `vector_width` from the kernel's params.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower tile.kernel ops to SIMT gpu.func kernels";
   let description = [{

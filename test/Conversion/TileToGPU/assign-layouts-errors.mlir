@@ -1,0 +1,25 @@
+// tile-assign-layouts reads the knobs that decide layouts and rejects the
+// values the lowering cannot build, naming the knob.
+// RUN: kbench-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics
+
+// expected-error @+1 {{'tile.kernel' op num_warps = 12 is not supported by tile-to-gpu: it must be a power of two from 1 to 32 (at most 1024 threads per CTA)}}
+tile.kernel @warps(%X: memref<?xf32> {tile.dims = ["N"]}, %Y: memref<?xf32> {tile.dims = ["N"]}) params {num_warps = 12} {
+  %Xv = tile.partition %X tile [64] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [64] : memref<?xf32> -> !tile.part<64xf32>
+  %i = tile.grid %Yv : !tile.part<64xf32>
+  %x = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+  tile.store %x, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op vector_width = 3 is not supported by tile-to-gpu: it must be a power of two from 1 to 16}}
+tile.kernel @width(%X: memref<?xf32> {tile.dims = ["N"]}, %Y: memref<?xf32> {tile.dims = ["N"]}) params {vector_width = 3} {
+  %Xv = tile.partition %X tile [64] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [64] : memref<?xf32> -> !tile.part<64xf32>
+  %i = tile.grid %Yv : !tile.part<64xf32>
+  %x = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+  tile.store %x, %Yv[%i] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
