@@ -71,8 +71,14 @@ public:
   }
 
 private:
+  /// The layout `v` has so far. Values the walk does not define (block
+  /// arguments of ops tile-to-gpu rejects, such as scf.while) keep their
+  /// type and count as planned.
   Layout current(Value v) {
-    return *getLayout(cast<RankedTensorType>(v.getType()));
+    if (std::optional<Layout> layout =
+            getLayout(cast<RankedTensorType>(v.getType())))
+      return *layout;
+    return plan.get(v);
   }
 
   /// Makes operand `i` of `op` be in `layout`, through a conversion before
@@ -166,9 +172,50 @@ private:
 };
 } // namespace
 
+LogicalResult kbench::gpu_lowering::verifyLayouts(tile::KernelOp kernel) {
+  auto check = [](Value v, Operation *at) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || getLayout(type))
+      return success();
+    return at->emitOpError("has a tile value of type ")
+           << type << " without a #tile.blocked layout encoding; give every "
+           << "tile value of the kernel one, or none (tile-assign-layouts then "
+           << "assigns them)";
+  };
+  WalkResult result = kernel.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (failed(check(v, op)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Value v : block.getArguments())
+          if (failed(check(v, op)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult kbench::gpu_lowering::assignLayouts(tile::KernelOp kernel) {
   FailureOr<KernelKnobs> knobs = readKernelKnobs(kernel);
   if (failed(knobs))
+    return failure();
+  // Tiles reach nested blocks only as scf.for iter_args, the only block
+  // arguments the assignment (and the lowering) gives layouts.
+  WalkResult unsupported = kernel.walk([](Operation *op) {
+    if (isa<scf::ForOp>(op))
+      return WalkResult::advance();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (llvm::any_of(block.getArguments(), isTile)) {
+          op->emitOpError("carries tiles through block arguments, which "
+                          "tile-to-gpu does not support; loop with scf.for "
+                          "(tiles as iter_args) and branch with scf.if");
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (unsupported.wasInterrupted())
     return failure();
   Assigner(kernel, *knobs).run(kernel);
   return success();

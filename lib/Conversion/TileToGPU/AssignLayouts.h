@@ -18,9 +18,15 @@ bool hasLayouts(tile::KernelOp kernel);
 
 /// Gives every tile value of `kernel` (which has none yet) a `#tile.blocked`
 /// encoding in its type and inserts a tile.convert_layout wherever a use
-/// needs another layout than the value has. Fails, with an error on the
-/// kernel, when a knob is out of range.
+/// needs another layout than the value has. Fails, with an error, when a knob
+/// is out of range or tiles flow through block arguments other than scf.for
+/// iter_args.
 mlir::LogicalResult assignLayouts(tile::KernelOp kernel);
+
+/// Checks that every tile value of `kernel` (which has some encodings) has a
+/// `#tile.blocked` encoding, the lowering's precondition; on failure an error
+/// names the first op with a tile value without one.
+mlir::LogicalResult verifyLayouts(tile::KernelOp kernel);
 
 } // namespace kbench::gpu_lowering
 

@@ -119,7 +119,8 @@ LogicalResult KernelLowering::run() {
   vectorWidth = knobs->vectorWidth;
   groupM = knobs->groupM;
   collectMultiples(kernel, multiples);
-  if (!hasLayouts(kernel) && failed(assignLayouts(kernel)))
+  if (failed(hasLayouts(kernel) ? verifyLayouts(kernel)
+                                : assignLayouts(kernel)))
     return failure();
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
