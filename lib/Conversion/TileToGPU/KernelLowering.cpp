@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -225,8 +226,18 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return op->emitOpError("carries a tile view (!tile.part) through control "
                            "flow; tile-to-gpu needs every view to be a "
                            "tile.partition of the kernel body");
-  if (auto x = dyn_cast<scf::ForOp>(op))
-    return isPipelinableMmaLoop(x) ? lowerPipelinedMmaLoop(x) : lowerFor(x);
+  if (auto x = dyn_cast<scf::ForOp>(op)) {
+    int64_t stages = getPipelineStages(x);
+    if (stages == 1)
+      return lowerFor(x);
+    if (stages != 2 || !isPipelinableMmaLoop(x, numWarps))
+      return x.emitOpError(kPipelineStagesAttrName)
+             << " = " << stages << " is not supported: tile-to-gpu "
+             << "pipelines with 2 stages a K loop whose body only loads the "
+             << "two operands of one simt tile.mma accumulating into the "
+             << "loop's single iter_arg";
+    return lowerPipelinedMmaLoop(x);
+  }
   if (auto x = dyn_cast<scf::IfOp>(op))
     return lowerIf(x);
   if (auto x = dyn_cast<arith::ConstantOp>(op);

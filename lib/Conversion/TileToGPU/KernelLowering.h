@@ -114,9 +114,6 @@ public:
 
   //===--- tile.mma (MmaLowering.cpp) ------------------------------------===//
   mlir::LogicalResult lowerMma(tile::MmaOp op);
-  /// True when `op` is a K loop that only loads the operands of one tile.mma
-  /// accumulating into its single iter_arg.
-  bool isPipelinableMmaLoop(mlir::scf::ForOp op);
   mlir::LogicalResult lowerPipelinedMmaLoop(mlir::scf::ForOp op);
 
   //===--- Helpers (KernelLowering.cpp) ----------------------------------===//

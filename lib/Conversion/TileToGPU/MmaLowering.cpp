@@ -6,9 +6,9 @@
 // thread for a 128x128 tile on 8 warps) with one outer product per k: 16-byte
 // fragment loads from shared memory, then f32 FMAs.
 //
-// A K loop whose body only loads the two operands of one mma that
-// accumulates into the loop's single iter_arg is software-pipelined over two
-// shared-memory buffers: the global loads of step k+1 are issued before the
+// A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
+// only loads the two operands of one mma that accumulates into the loop's
+// single iter_arg) is software-pipelined over two shared-memory buffers: the global loads of step k+1 are issued before the
 // FMAs of step k and stored to the other buffer after them, with one barrier
 // per step. Every load is guarded by `k < ub`: a tile past the end is not
 // masked when `requires` facts make the K dim a multiple of BK.
@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -257,49 +258,6 @@ LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
 //===----------------------------------------------------------------------===//
 // The pipelined K loop
 //===----------------------------------------------------------------------===//
-
-/// The mma of a pipelinable loop, or null.
-static tile::MmaOp getPipelinableMma(scf::ForOp op) {
-  if (op.getNumRegionIterArgs() != 1 ||
-      !isa<RankedTensorType>(op.getRegionIterArgs()[0].getType()))
-    return {};
-  tile::MmaOp mma;
-  int loads = 0;
-  for (Operation &inner : op.getBody()->without_terminator()) {
-    if (auto m = dyn_cast<tile::MmaOp>(inner)) {
-      if (mma)
-        return {};
-      mma = m;
-    } else if (isa<tile::LoadOp>(inner)) {
-      ++loads;
-    } else if (inner.getNumRegions() ||
-               llvm::any_of(inner.getResultTypes(), [](Type t) {
-                 return isa<RankedTensorType>(t);
-               }) ||
-               !isPure(&inner)) {
-      return {};
-    }
-  }
-  if (!mma || loads != 2 || mma.getImplKind() != tile::MmaImpl::simt ||
-      mma.getAcc() != op.getRegionIterArgs()[0] ||
-      op.getBody()->getTerminator()->getOperand(0) != mma.getResult())
-    return {};
-  for (Value operand : {mma.getA(), mma.getB()}) {
-    auto load = operand.getDefiningOp<tile::LoadOp>();
-    if (!load || load->getBlock() != op.getBody() || !operand.hasOneUse())
-      return {};
-  }
-  if (mma.getA() == mma.getB())
-    return {};
-  return mma;
-}
-
-bool KernelLowering::isPipelinableMmaLoop(scf::ForOp op) {
-  tile::MmaOp mma = getPipelinableMma(op);
-  ArrayRef<int64_t> c = mma ? mma.getAcc().getType().getShape()
-                              : ArrayRef<int64_t>();
-  return mma && getMmaLayout(c[0], c[1], numWarps);
-}
 
 LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   Location loc = op.getLoc();

@@ -10,6 +10,7 @@
 
 #include "AssignLayouts.h"
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -122,6 +123,7 @@ LogicalResult KernelLowering::run() {
   if (failed(hasLayouts(kernel) ? verifyLayouts(kernel)
                                 : assignLayouts(kernel)))
     return failure();
+  planPipelining(kernel, numWarps);
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);
