@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -90,6 +91,10 @@ VectorType KernelLowering::vectorType(const Layout &layout, Type elementType) {
   return VectorType::get({layout.numElements()}, elementType);
 }
 
+Layout KernelLowering::layoutOf(Value v) const {
+  return *getLayout(cast<RankedTensorType>(v.getType()));
+}
+
 TileValue KernelLowering::tileOf(Value v) { return tiles.lookup(v); }
 
 TileValue KernelLowering::tileOf(Value v, const Layout &layout) {
@@ -109,8 +114,10 @@ LogicalResult KernelLowering::checkRegisterBudget(Operation *op,
                                                   const Layout &layout) {
   if (layout.numElements() <= kSm90aLimits.maxElementsPerThread)
     return success();
+  // The type as the kernel spells it, without the layout encoding.
   return op->emitOpError("tile ")
-         << type << " needs " << layout.numElements()
+         << RankedTensorType::get(type.getShape(), type.getElementType())
+         << " needs " << layout.numElements()
          << " elements per thread with num_warps = " << numWarps
          << "; at most " << kSm90aLimits.maxElementsPerThread
          << " fit the SIMT lowering: lower the tile sizes or raise num_warps";
@@ -210,6 +217,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerIota(x);
   if (auto x = dyn_cast<tile::SplatOp>(op))
     return lowerSplat(x);
+  if (auto x = dyn_cast<tile::ConvertLayoutOp>(op))
+    return lowerConvertLayout(x);
   if (isa<tile::ReturnOp>(op)) {
     gpu::ReturnOp::create(b, op->getLoc());
     return success();
@@ -219,8 +228,18 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return op->emitOpError("carries a tile view (!tile.part) through control "
                            "flow; tile-to-gpu needs every view to be a "
                            "tile.partition of the kernel body");
-  if (auto x = dyn_cast<scf::ForOp>(op))
-    return isPipelinableMmaLoop(x) ? lowerPipelinedMmaLoop(x) : lowerFor(x);
+  if (auto x = dyn_cast<scf::ForOp>(op)) {
+    int64_t stages = getPipelineStages(x);
+    if (stages == 1)
+      return lowerFor(x);
+    if (stages != 2 || !isPipelinableMmaLoop(x, numWarps))
+      return x.emitOpError(kPipelineStagesAttrName)
+             << " = " << stages << " is not supported: tile-to-gpu "
+             << "pipelines with 2 stages a K loop whose body only loads the "
+             << "two operands of one simt tile.mma accumulating into the "
+             << "loop's single iter_arg";
+    return lowerPipelinedMmaLoop(x);
+  }
   if (auto x = dyn_cast<scf::IfOp>(op))
     return lowerIf(x);
   if (auto x = dyn_cast<arith::ConstantOp>(op);
@@ -278,7 +297,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   SmallVector<std::optional<Layout>> layouts;
   for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
     if (isa<RankedTensorType>(init.getType())) {
-      Layout layout = plan->get(result);
+      Layout layout = layoutOf(result);
       layouts.push_back(layout);
       inits.push_back(tileOf(init, layout).vec);
     } else {
@@ -325,7 +344,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   SmallVector<std::optional<Layout>> layouts;
   for (Value result : op.getResults()) {
     if (auto type = dyn_cast<RankedTensorType>(result.getType())) {
-      Layout layout = plan->get(result);
+      Layout layout = layoutOf(result);
       layouts.push_back(layout);
       types.push_back(vectorType(layout, type.getElementType()));
     } else {
@@ -369,7 +388,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   if (!anchor || !isa<RankedTensorType>(anchor.getType()))
     return op->emitOpError("has no tile result; tile-to-gpu lowers "
                            "elementwise ops whose results are tiles");
-  Layout layout = plan->get(anchor);
+  Layout layout = layoutOf(anchor);
   if (failed(checkRegisterBudget(op, cast<RankedTensorType>(anchor.getType()),
                                  layout)))
     return failure();
@@ -391,6 +410,11 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
+  tiles[op.getResult()] = tileOf(op.getInput(), layoutOf(op.getResult()));
+  return success();
+}
+
 LogicalResult KernelLowering::lowerConstant(arith::ConstantOp op) {
   auto type = cast<RankedTensorType>(op.getType());
   auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
@@ -398,7 +422,7 @@ LogicalResult KernelLowering::lowerConstant(arith::ConstantOp op) {
     return op.emitOpError("non-splat tile constants are not supported by "
                           "tile-to-gpu; build the tile with tile.iota, "
                           "tile.splat and arith ops");
-  Layout layout = plan->get(op.getResult());
+  Layout layout = layoutOf(op.getResult());
   if (failed(checkRegisterBudget(op, type, layout)))
     return failure();
   VectorType vt = vectorType(layout, type.getElementType());

@@ -1,23 +1,25 @@
 //===- KernelLowering.h - State of lowering one tile.kernel ------*- C++ -*-===//
 //
 // Private to lib/Conversion/TileToGPU. The SIMT lowering is a walk over the
-// kernel body that emits into a gpu.func: a layout depends on the value (not
-// only on its type), so a TypeConverter-based dialect conversion does not fit.
-// Every tile value maps to one per-thread vector plus its Layout; scalars and
-// indices map through an IRMapping.
+// kernel body that emits into a gpu.func. Every tile value carries its layout
+// in its type (the #tile.blocked encoding written by tile-assign-layouts,
+// AssignLayouts.cpp) and maps to one per-thread vector; scalars and indices
+// map through an IRMapping. Layout changes are explicit tile.convert_layout
+// ops; the walk does not decide layouts.
 //
 // The methods are split by concept: TileToGPU.cpp (the pass, the ABI and the
 // prologue), KernelLowering.cpp (the walk, control flow, elementwise ops),
-// MemoryLowering.cpp (partitions, loads,
-// stores, shared memory, layout conversions), ReduceLowering.cpp (reduce,
-// broadcast and the shape ops), MmaLowering.cpp (tile.mma, impl = simt) and
-// LayoutPlan.cpp (which layout each tile value gets).
+// MemoryLowering.cpp (partitions, loads, stores, shared memory, layout
+// conversions), ReduceLowering.cpp (reduce, broadcast and the shape ops) and
+// MmaLowering.cpp (tile.mma, impl = simt). Knobs.h holds the knobs and
+// limits, Layout.h the layouts, LayoutPlan.h the assignment's analysis.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 #define KBENCH_LIB_CONVERSION_TILETOGPU_KERNELLOWERING_H
 
+#include "Knobs.h"
 #include "Layout.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -38,35 +40,6 @@
 namespace kbench::gpu_lowering {
 
 // Shared-memory and per-thread limits: kSm90aLimits (KernelConfig.h).
-
-/// Which layout every tile value of a kernel gets. Values tied by elementwise
-/// ops, loop-carried values and if results form classes that share one
-/// layout; a class is pinned by a tile.mma accumulator, a reduction result or
-/// a shape op, otherwise it takes the layout its broadcast consumers want,
-/// otherwise the default blocked layout. Conflicts are left to the emitter,
-/// which converts through shared memory.
-class LayoutPlan {
-public:
-  LayoutPlan(tile::KernelOp kernel, int64_t numWarps, int64_t vectorWidth);
-  /// The planned layout of tensor value `value`.
-  Layout get(mlir::Value value) const;
-  /// The micro-tile layout of tile.mma accumulators of this shape, if any.
-  std::optional<Layout> mmaLayout(llvm::ArrayRef<int64_t> shape) const {
-    return getMmaLayout(shape[0], shape[1], numWarps);
-  }
-  int64_t getNumWarps() const { return numWarps; }
-
-private:
-  int find(int x) const;
-  void unite(mlir::Value a, mlir::Value b);
-  int classOf(mlir::Value v);
-
-  int64_t numWarps, vectorWidth;
-  llvm::DenseMap<mlir::Value, int> ids;
-  mutable llvm::SmallVector<int> parent;
-  llvm::SmallVector<mlir::Value> members;
-  llvm::DenseMap<int, Layout> layouts;
-};
 
 /// A tile held by the threads: one vector per thread and its layout.
 struct TileValue {
@@ -100,6 +73,7 @@ public:
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::LogicalResult lowerConstant(mlir::arith::ConstantOp op);
   mlir::LogicalResult lowerGrid(tile::GridOp op);
+  mlir::LogicalResult lowerConvertLayout(tile::ConvertLayoutOp op);
 
   //===--- Memory (MemoryLowering.cpp) -----------------------------------===//
   mlir::LogicalResult lowerPartition(tile::PartitionOp op);
@@ -144,9 +118,6 @@ public:
 
   //===--- tile.mma (MmaLowering.cpp) ------------------------------------===//
   mlir::LogicalResult lowerMma(tile::MmaOp op);
-  /// True when `op` is a K loop that only loads the operands of one tile.mma
-  /// accumulating into its single iter_arg.
-  bool isPipelinableMmaLoop(mlir::scf::ForOp op);
   mlir::LogicalResult lowerPipelinedMmaLoop(mlir::scf::ForOp op);
 
   //===--- Helpers (KernelLowering.cpp) ----------------------------------===//
@@ -158,6 +129,9 @@ public:
   mlir::Value ownerPredicate(const Layout &layout);
   /// A CTA-wide barrier (gpu.barrier).
   void barrier();
+  /// The layout of tile value `v`: the `#tile.blocked` encoding of its type
+  /// (tile-assign-layouts ran before the walk).
+  Layout layoutOf(mlir::Value v) const;
   /// The lowered tile `v` as it was produced.
   TileValue tileOf(mlir::Value v);
   /// The lowered tile `v` in `layout` (converted if needed).
@@ -183,7 +157,6 @@ public:
   /// The tile op being lowered (its loop nesting decides trailing barriers).
   mlir::Operation *currentOp = nullptr;
   int64_t numWarps = 4, vectorWidth = 1, groupM = 1;
-  std::unique_ptr<LayoutPlan> plan;
 
   mlir::IRMapping scalars;
   llvm::DenseMap<mlir::Value, TileValue> tiles;

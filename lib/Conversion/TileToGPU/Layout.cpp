@@ -199,3 +199,47 @@ std::optional<Layout> kbench::gpu_lowering::getMmaLayout(int64_t m, int64_t n,
   layout.dims = {rows, cols};
   return layout;
 }
+
+kbench::tile::BlockedEncodingAttr
+kbench::gpu_lowering::getEncoding(mlir::MLIRContext *ctx,
+                                  const Layout &layout) {
+  llvm::SmallVector<int64_t> perThread, lanes, laneStrides, warps, warpStrides;
+  for (const DimLayout &d : layout.dims) {
+    perThread.push_back(d.perThread);
+    lanes.push_back(d.lanes);
+    laneStrides.push_back(d.laneStride);
+    warps.push_back(d.warps);
+    warpStrides.push_back(d.warpStride);
+  }
+  return kbench::tile::BlockedEncodingAttr::get(ctx, perThread, lanes, laneStrides,
+                                        warps, warpStrides, layout.numWarps);
+}
+
+std::optional<Layout>
+kbench::gpu_lowering::getLayout(mlir::RankedTensorType type) {
+  auto enc = llvm::dyn_cast_or_null<kbench::tile::BlockedEncodingAttr>(
+      type.getEncoding());
+  if (!enc || enc.getRank() != type.getRank())
+    return std::nullopt;
+  Layout layout;
+  layout.numWarps = enc.getNumWarps();
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    DimLayout d;
+    d.size = type.getDimSize(i);
+    d.perThread = enc.getPerThread()[i];
+    d.lanes = enc.getLanes()[i];
+    d.laneStride = enc.getLaneStrides()[i];
+    d.warps = enc.getWarps()[i];
+    d.warpStride = enc.getWarpStrides()[i];
+    layout.dims.push_back(d);
+  }
+  return layout;
+}
+
+mlir::RankedTensorType
+kbench::gpu_lowering::withLayout(mlir::RankedTensorType type,
+                                 const Layout &layout) {
+  return mlir::RankedTensorType::get(
+      type.getShape(), type.getElementType(),
+      getEncoding(type.getContext(), layout));
+}

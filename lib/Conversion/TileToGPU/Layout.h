@@ -17,10 +17,16 @@
 // A thread keeps its elements in one flat `vector<N x T>`, row-major over the
 // per-dim positions p(d) in [0, size(d) / threads(d)).
 //
+// In the IR a layout is the `#tile.blocked` encoding of a tensor type
+// (TileAttrs.td), which has the same fields minus the sizes (the shape);
+// getEncoding and getLayout translate.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_LIB_CONVERSION_TILETOGPU_LAYOUT_H
 #define KBENCH_LIB_CONVERSION_TILETOGPU_LAYOUT_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -113,6 +119,18 @@ Layout getBlockedLayout(llvm::ArrayRef<int64_t> shape, int64_t numWarps,
 /// tr * tc = 32 * numWarps threads. Fails when the tile has fewer elements
 /// than threads or a dim does not split evenly.
 std::optional<Layout> getMmaLayout(int64_t m, int64_t n, int64_t numWarps);
+
+/// The `#tile.blocked` encoding of `layout`.
+tile::BlockedEncodingAttr getEncoding(mlir::MLIRContext *ctx,
+                                      const Layout &layout);
+
+/// The layout of a tile of type `type`, or nullopt when its encoding is not
+/// `#tile.blocked` (or missing).
+std::optional<Layout> getLayout(mlir::RankedTensorType type);
+
+/// `type` with the encoding of `layout`.
+mlir::RankedTensorType withLayout(mlir::RankedTensorType type,
+                                  const Layout &layout);
 
 } // namespace kbench::gpu_lowering
 

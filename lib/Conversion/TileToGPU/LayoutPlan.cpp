@@ -13,12 +13,14 @@
 //   3. otherwise the default blocked layout.
 // Pinned and wished classes wait until the class they derive from is
 // resolved; a cycle is broken with the default layout. What still disagrees
-// is converted by the emitter through shared memory.
+// becomes an explicit tile.convert_layout
+// (AssignLayouts.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "LayoutPlan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/OpDefinition.h"
 
 using namespace mlir;
@@ -133,7 +135,7 @@ LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
     switch (c.kind) {
     case Constraint::Kind::Mma: {
       auto shape = cast<RankedTensorType>(c.op->getResult(0).getType());
-      return mmaLayout(shape.getShape());
+      return getMmaLayout(shape.getDimSize(0), shape.getDimSize(1), numWarps);
     }
     case Constraint::Kind::Reduce: {
       auto reduce = cast<tile::ReduceOp>(c.op);

@@ -378,7 +378,7 @@ LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
   SmallVector<Value> indices;
   for (Value index : op.getIndices())
     indices.push_back(scalars.lookup(index));
-  FailureOr<TileValue> value = emitLoad(op, indices, plan->get(op.getResult()));
+  FailureOr<TileValue> value = emitLoad(op, indices, layoutOf(op.getResult()));
   if (failed(value))
     return failure();
   tiles[op.getResult()] = *value;

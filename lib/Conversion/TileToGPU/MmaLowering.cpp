@@ -6,9 +6,9 @@
 // thread for a 128x128 tile on 8 warps) with one outer product per k: 16-byte
 // fragment loads from shared memory, then f32 FMAs.
 //
-// A K loop whose body only loads the two operands of one mma that
-// accumulates into the loop's single iter_arg is software-pipelined over two
-// shared-memory buffers: the global loads of step k+1 are issued before the
+// A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
+// only loads the two operands of one mma that accumulates into the loop's
+// single iter_arg) is software-pipelined over two shared-memory buffers: the global loads of step k+1 are issued before the
 // FMAs of step k and stored to the other buffer after them, with one barrier
 // per step. Every load is guarded by `k < ub`: a tile past the end is not
 // masked when `requires` facts make the K dim a multiple of BK.
@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -35,7 +36,7 @@ struct MmaPlan {
 };
 } // namespace
 
-static FailureOr<MmaPlan> planMma(tile::MmaOp op, const LayoutPlan &plan) {
+static FailureOr<MmaPlan> planMma(tile::MmaOp op, int64_t numWarps) {
   if (op.getImplKind() != tile::MmaImpl::simt)
     return op.emitOpError("impl = ")
            << tile::stringifyMmaImpl(op.getImplKind())
@@ -59,11 +60,11 @@ static FailureOr<MmaPlan> planMma(tile::MmaOp op, const LayoutPlan &plan) {
     return op.emitOpError("operand element type ")
            << operandType << " is not supported with a " << p.type
            << " accumulator by the SIMT lowering";
-  std::optional<Layout> acc = plan.mmaLayout(c);
+  std::optional<Layout> acc = getMmaLayout(c[0], c[1], numWarps);
   if (!acc)
     return op.emitOpError("accumulator tile ")
            << p.m << "x" << p.n << " cannot be split into per-thread "
-           << "micro-tiles over " << 32 * plan.getNumWarps()
+           << "micro-tiles over " << 32 * numWarps
            << " threads: it needs at least as many elements as threads and "
            << "power-of-two dims; raise BM/BN or lower num_warps";
   p.acc = *acc;
@@ -232,7 +233,7 @@ static Value joinRows(OpBuilder &b, Location loc, ArrayRef<Value> rows,
 
 LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
   Location loc = op.getLoc();
-  FailureOr<MmaPlan> p = planMma(op, *plan);
+  FailureOr<MmaPlan> p = planMma(op, numWarps);
   if (failed(p))
     return failure();
   TileValue a = widen(b, loc, tileOf(op.getA()), p->type);
@@ -250,7 +251,7 @@ LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
   Value result =
       joinRows(b, loc, rows, cast<VectorType>(acc.vec.getType()));
   tiles[op.getResult()] =
-      convert({result, p->acc}, plan->get(op.getResult()));
+      convert({result, p->acc}, layoutOf(op.getResult()));
   return success();
 }
 
@@ -258,57 +259,16 @@ LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
 // The pipelined K loop
 //===----------------------------------------------------------------------===//
 
-/// The mma of a pipelinable loop, or null.
-static tile::MmaOp getPipelinableMma(scf::ForOp op) {
-  if (op.getNumRegionIterArgs() != 1 ||
-      !isa<RankedTensorType>(op.getRegionIterArgs()[0].getType()))
-    return {};
-  tile::MmaOp mma;
-  int loads = 0;
-  for (Operation &inner : op.getBody()->without_terminator()) {
-    if (auto m = dyn_cast<tile::MmaOp>(inner)) {
-      if (mma)
-        return {};
-      mma = m;
-    } else if (isa<tile::LoadOp>(inner)) {
-      ++loads;
-    } else if (inner.getNumRegions() ||
-               llvm::any_of(inner.getResultTypes(), [](Type t) {
-                 return isa<RankedTensorType>(t);
-               }) ||
-               !isPure(&inner)) {
-      return {};
-    }
-  }
-  if (!mma || loads != 2 || mma.getImplKind() != tile::MmaImpl::simt ||
-      mma.getAcc() != op.getRegionIterArgs()[0] ||
-      op.getBody()->getTerminator()->getOperand(0) != mma.getResult())
-    return {};
-  for (Value operand : {mma.getA(), mma.getB()}) {
-    auto load = operand.getDefiningOp<tile::LoadOp>();
-    if (!load || load->getBlock() != op.getBody() || !operand.hasOneUse())
-      return {};
-  }
-  if (mma.getA() == mma.getB())
-    return {};
-  return mma;
-}
-
-bool KernelLowering::isPipelinableMmaLoop(scf::ForOp op) {
-  tile::MmaOp mma = getPipelinableMma(op);
-  return mma && plan->mmaLayout(mma.getAcc().getType().getShape());
-}
-
 LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   Location loc = op.getLoc();
   tile::MmaOp mma = getPipelinableMma(op);
   auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
   auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
-  FailureOr<MmaPlan> p = planMma(mma, *plan);
+  FailureOr<MmaPlan> p = planMma(mma, numWarps);
   if (failed(p))
     return failure();
-  Layout layoutA = plan->get(loadA.getResult());
-  Layout layoutB = plan->get(loadB.getResult());
+  Layout layoutA = layoutOf(loadA.getResult());
+  Layout layoutB = layoutOf(loadB.getResult());
   int64_t sizeA = p->k * p->strideA, sizeB = p->k * p->strideB;
   Value bufA = allocShared(p->type, 2 * sizeA);
   Value bufB = allocShared(p->type, 2 * sizeB);
@@ -408,6 +368,6 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   SmallVector<Value> rows(loop.getResults().take_front(numRows));
   Value result =
       joinRows(b, loc, rows, cast<VectorType>(init.vec.getType()));
-  tiles[op.getResult(0)] = convert({result, p->acc}, plan->get(op.getResult(0)));
+  tiles[op.getResult(0)] = convert({result, p->acc}, layoutOf(op.getResult(0)));
   return success();
 }

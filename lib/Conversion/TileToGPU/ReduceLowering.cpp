@@ -165,12 +165,12 @@ LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
     if (inLoop(op))
       barrier();
   }
-  tiles[op.getResult()] = convert({partial, reduced}, plan->get(op.getResult()));
+  tiles[op.getResult()] = convert({partial, reduced}, layoutOf(op.getResult()));
   return success();
 }
 
 LogicalResult KernelLowering::lowerBroadcast(tile::BroadcastOp op) {
-  Layout layout = plan->get(op.getResult());
+  Layout layout = layoutOf(op.getResult());
   if (failed(checkRegisterBudget(op, op.getType(), layout)))
     return failure();
   ArrayRef<int64_t> dims = op.getDims();
@@ -205,7 +205,7 @@ LogicalResult KernelLowering::lowerTranspose(tile::TransposeOp op) {
   }
   Value vec = shuffle(b, op.getLoc(), in.vec, mask);
   tiles[op.getResult()] =
-      convert({vec, natural}, plan->get(op.getResult()));
+      convert({vec, natural}, layoutOf(op.getResult()));
   return success();
 }
 
@@ -213,13 +213,13 @@ LogicalResult KernelLowering::lowerExpandDims(tile::ExpandDimsOp op) {
   TileValue in = tileOf(op.getInput());
   tiles[op.getResult()] =
       convert({in.vec, in.layout.insertUnitDim(op.getDim())},
-              plan->get(op.getResult()));
+              layoutOf(op.getResult()));
   return success();
 }
 
 LogicalResult KernelLowering::lowerIota(tile::IotaOp op) {
   Location loc = op.getLoc();
-  Layout layout = plan->get(op.getResult());
+  Layout layout = layoutOf(op.getResult());
   if (failed(checkRegisterBudget(op, op.getType(), layout)))
     return failure();
   Type elementType = op.getType().getElementType();
@@ -247,7 +247,7 @@ LogicalResult KernelLowering::lowerIota(tile::IotaOp op) {
 }
 
 LogicalResult KernelLowering::lowerSplat(tile::SplatOp op) {
-  Layout layout = plan->get(op.getResult());
+  Layout layout = layoutOf(op.getResult());
   if (failed(checkRegisterBudget(op, op.getType(), layout)))
     return failure();
   VectorType vt = vectorType(layout, op.getType().getElementType());

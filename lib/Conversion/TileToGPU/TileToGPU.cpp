@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AssignLayouts.h"
 #include "KernelLowering.h"
+#include "Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -97,16 +99,18 @@ LogicalResult KernelLowering::run() {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
 
-  // Knobs.
-  KernelConfig config = tile::getKernelConfig(kernel);
-  if (std::optional<std::string> invalid = config.verify())
-    return kernel.emitOpError("cannot be lowered by tile-to-gpu: ")
-           << *invalid;
-  numWarps = config.numWarps;
-  vectorWidth = config.vectorWidth;
-  groupM = config.groupM;
+  // Knobs and layouts.
+  FailureOr<KernelKnobs> knobs = readKernelKnobs(kernel);
+  if (failed(knobs))
+    return failure();
+  numWarps = knobs->numWarps;
+  vectorWidth = knobs->vectorWidth;
+  groupM = knobs->groupM;
   collectMultiples(kernel, multiples);
-  plan = std::make_unique<LayoutPlan>(kernel, numWarps, vectorWidth);
+  if (failed(hasLayouts(kernel) ? verifyLayouts(kernel)
+                                : assignLayouts(kernel)))
+    return failure();
+  planPipelining(kernel, numWarps);
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);

@@ -2,7 +2,7 @@
 //
 // The device side of `kbench compile`, stated in one place:
 //
-//   tile-to-gpu
+//   tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
 //   nvvm-attach-target{chip=sm_90a features=+ptx80 O=3}
 //   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm,
 //              kbench-nvvm-extern-dynamic-shared, canonicalize, cse)
@@ -137,6 +137,8 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
   GpuCompileResult result;
   auto start = std::chrono::steady_clock::now();
   PassManager lowering(ctx);
+  lowering.addPass(createTileAssignLayouts());
+  lowering.addPass(createTilePlanPipelining());
   lowering.addPass(createTileToGPU());
   if (failed(lowering.run(*device)))
     return failure();

@@ -3,11 +3,16 @@
 // The lowering trusts two facts about every layout it builds: each tile
 // element is owned by exactly one (thread, vector position) among the
 // threads the owner predicate keeps, and the runs of forEachChunk are
-// contiguous along the innermost dim. This checks both by enumeration.
+// contiguous along the innermost dim. This checks both by enumeration, and
+// that the #tile.blocked encoding the IR carries for a layout
+// (DistributedLayoutAttrInterface) maps (thread, register) to the same
+// coordinates as the lowering's Layout, and the offsets of #tile.shared.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Layout.h"
+
+#include "mlir/IR/MLIRContext.h"
 
 #include "gtest/gtest.h"
 
@@ -38,8 +43,23 @@ std::vector<int64_t> coordsOf(const Layout &layout, int64_t flat,
   return coords;
 }
 
+mlir::MLIRContext &context() {
+  static mlir::MLIRContext ctx;
+  ctx.loadDialect<kbench::tile::TileDialect>();
+  return ctx;
+}
+
 void checkCoverage(const Layout &layout, llvm::ArrayRef<int64_t> shape) {
   SCOPED_TRACE(layout.str());
+  auto encoding = llvm::cast<kbench::tile::DistributedLayoutAttrInterface>(
+      getEncoding(&context(), layout));
+  EXPECT_EQ(encoding.getElementsPerThread(shape), layout.numElements());
+  EXPECT_EQ(encoding.getNumWarps(), layout.numWarps);
+  // The encoding round-trips through a tensor type.
+  auto type = withLayout(
+      mlir::RankedTensorType::get(shape, mlir::Float32Type::get(&context())),
+      layout);
+  EXPECT_EQ(getLayout(type), layout);
   ASSERT_EQ(layout.rank(), static_cast<int64_t>(shape.size()));
   int64_t elements = 1;
   for (auto [d, size] : llvm::enumerate(shape)) {
@@ -55,6 +75,10 @@ void checkCoverage(const Layout &layout, llvm::ArrayRef<int64_t> shape) {
       bool owner = !(lane & laneReplicas) && !(warp & warpReplicas);
       for (int64_t flat = 0; flat < layout.numElements(); ++flat) {
         std::vector<int64_t> c = coordsOf(layout, flat, lane, warp);
+        llvm::SmallVector<int64_t> viaEncoding =
+            encoding.getTileCoordinates(shape, warp * 32 + lane, flat);
+        ASSERT_EQ(std::vector<int64_t>(viaEncoding.begin(), viaEncoding.end()),
+                  c);
         for (auto [d, x] : llvm::enumerate(c))
           ASSERT_TRUE(x >= 0 && x < shape[d]);
         ++held[c];
@@ -134,6 +158,29 @@ TEST(Layout, DropKeepsTheThreadMapping) {
   EXPECT_EQ(layout.insertUnitDim(1).counts(),
             (llvm::SmallVector<int64_t>{layout.counts()[0], 1,
                                         layout.counts()[1]}));
+}
+
+TEST(SharedEncoding, PadsRowsAndSwizzles) {
+  using kbench::tile::SharedEncodingAttr;
+  // Row-major 8x16 with 4 elements of padding per row.
+  auto padded = SharedEncodingAttr::get(&context(), {1, 0}, 4, 1, 1, 1);
+  EXPECT_EQ(padded.getRowStride({8, 16}), 20);
+  EXPECT_EQ(padded.getOffset({8, 16}, {3, 5}), 3 * 20 + 5);
+  // Column-major (dim 0 fastest): k-major staging of an MxK operand.
+  auto kMajor = SharedEncodingAttr::get(&context(), {0, 1}, 4, 1, 1, 1);
+  EXPECT_EQ(kMajor.getOffset({128, 8}, {5, 3}), 3 * 132 + 5);
+  // XOR swizzle of groups of 4 over 4 phases: a bijection within each row.
+  auto swizzled = SharedEncodingAttr::get(&context(), {1, 0}, 0, 4, 1, 4);
+  for (int64_t row = 0; row < 8; ++row) {
+    std::map<int64_t, int> seen;
+    for (int64_t col = 0; col < 16; ++col) {
+      int64_t offset = swizzled.getOffset({8, 16}, {row, col});
+      EXPECT_EQ(offset / 16, row);
+      ++seen[offset];
+    }
+    EXPECT_EQ(seen.size(), 16u);
+  }
+  EXPECT_EQ(swizzled.getOffset({8, 16}, {1, 0}), 16 + 4);
 }
 
 } // namespace

@@ -129,3 +129,17 @@ tile.kernel @view_if(%X: memref<?xf32> {tile.dims = ["N"]},
   tile.store %x, %Yv[%n] : tensor<64xf32>, !tile.part<64xf32, pad = zero>
   tile.return
 }
+
+// -----
+
+// A kernel with some encodings is taken as assigned: tile-to-gpu needs all.
+tile.kernel @partial_layouts(%X: memref<?xf32> {tile.dims = ["N"]}, %Y: memref<?xf32> {tile.dims = ["N"]}) params {num_warps = 1} {
+  %Xv = tile.partition %X tile [64] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [64] : memref<?xf32> -> !tile.part<64xf32>
+  %i = tile.grid %Yv : !tile.part<64xf32>
+  %x = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32, #tile.blocked<per_thread = [1], lanes = [32], lane_strides = [1], warps = [1], warp_strides = [1], num_warps = 1>>
+  // expected-error @+1 {{'tile.load' op has a tile value of type 'tensor<64xf32>' without a #tile.blocked layout encoding; give every tile value of the kernel one, or none (tile-assign-layouts then assigns them)}}
+  %z = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+  tile.store %x, %Yv[%i] : tensor<64xf32, #tile.blocked<per_thread = [1], lanes = [32], lane_strides = [1], warps = [1], warp_strides = [1], num_warps = 1>>, !tile.part<64xf32>
+  tile.return
+}

@@ -1,5 +1,8 @@
 // RUN: kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.ptx -o /dev/null
 // RUN: FileCheck %s < %t.ptx
+// Assigning the layouts as a pass of its own gives the same PTX.
+// RUN: kbench-opt %s --tile-assign-layouts --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.assigned.ptx -o /dev/null
+// RUN: diff %t.ptx %t.assigned.ptx
 // RUN: %if ptxas %{ kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // linear_bias_relu, fp32 SIMT: 128x128 CTA tile, BK = 8, 8 warps, an 8x8

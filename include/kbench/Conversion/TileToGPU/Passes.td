@@ -10,6 +10,34 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tile value a layout encoding for the GPU lowering";
+  let description = [{
+    Every tile value of every `tile.kernel` gets the `#tile.blocked`
+    encoding of the thread layout it will have on the GPU in its tensor type,
+    and a `tile.convert_layout` is inserted where a value's layout differs
+    from what a use needs (docs/gpu-lowering.md, "Layouts"). Kernels that
+    already carry encodings are left alone. `tile-to-gpu` runs the same
+    assignment on kernels that reach it without encodings. Reads `num_warps`
+    and `vector_width` from the kernel's params.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def TilePlanPipelining : Pass<"tile-plan-pipelining", "::mlir::ModuleOp"> {
+  let summary = "Record the software-pipelining decision on each K loop";
+  let description = [{
+    Sets `tile.pipeline_stages = 2` on every `scf.for` of a `tile.kernel`
+    that has no such attribute yet and whose body only loads the two
+    operands of one simt `tile.mma` accumulating into the loop's single
+    iter_arg (run after `tile-assign-layouts`: a layout conversion in the
+    body prevents it). `tile-to-gpu` double-buffers exactly the loops marked
+    2, lowers loops marked 1 (or unmarked) plainly, and rejects other
+    values; a schedule vetoes pipelining by setting 1. `tile-to-gpu` runs
+    the same marking on unmarked loops.
+  }];
+}
+
 def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower tile.kernel ops to SIMT gpu.func kernels";
   let description = [{
@@ -28,8 +56,10 @@ def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     the tile start is provably aligned. `tile.reduce` reduces per thread, then
     across lanes with `gpu.subgroup_reduce`, then across warps through shared
     memory. `tile.mma` (impl = simt) stages its operands in shared memory and
-    accumulates a register micro-tile per thread; a K loop that only loads the
-    operands of one mma is software-pipelined over two shared-memory buffers.
+    accumulates a register micro-tile per thread; a K loop marked
+    `tile.pipeline_stages = 2` (tile-plan-pipelining) is software-pipelined
+    over two shared-memory buffers. Layouts come from the tensor encodings
+    (tile-assign-layouts, run here on kernels without them).
 
     Host-level functions that launch kernels (`tile.launch`) are erased: the
     bundle writer reads the launch sequence from the tile IR, and the result

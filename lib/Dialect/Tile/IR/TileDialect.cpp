@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -20,7 +21,29 @@ using namespace kbench::tile;
 #define GET_TYPEDEF_CLASSES
 #include "kbench/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
 
+namespace {
+/// Prints layout encodings once, as `#blocked`, `#blocked1`, ... aliases at
+/// the top of the module: a tensor type spelling the whole encoding is
+/// unreadable.
+struct TileOpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SharedEncodingAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
+  registerAttributes();
+  addInterfaces<TileOpAsmInterface>();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "kbench/Dialect/Tile/IR/TileOpsTypes.cpp.inc"

@@ -508,3 +508,18 @@ OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
     return SplatElementsAttr::get(getResult().getType(), scalar);
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (input.getShape() != result.getShape() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError("changes only the layout encoding: the result must "
+                       "have the input's shape and element type, got ")
+           << input << " -> " << result;
+  return success();
+}

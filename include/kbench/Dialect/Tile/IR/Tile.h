@@ -11,6 +11,7 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
@@ -22,6 +23,10 @@
 
 #include "kbench/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "kbench/Dialect/Tile/IR/TileEnums.h.inc"
+#include "kbench/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "kbench/Dialect/Tile/IR/TileOpsAttrs.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "kbench/Dialect/Tile/IR/TileOpsTypes.h.inc"

@@ -36,8 +36,14 @@ def Tile_Dialect : Dialect {
     transform script can retile a kernel without editing its text.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    /// Registers the layout encodings (TileAttrs.cpp, where their storage
+    /// classes are complete).
+    void registerAttributes();
+  }];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

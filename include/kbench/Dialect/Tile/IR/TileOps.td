@@ -10,6 +10,7 @@
 
 include "kbench/Dialect/Tile/IR/TileDialect.td"
 include "kbench/Dialect/Tile/IR/TileEnums.td"
+include "kbench/Dialect/Tile/IR/TileAttrs.td"
 include "kbench/Dialect/Tile/IR/TileTypes.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -347,6 +348,24 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
   let assemblyFormat = [{
     $input `dim` $dim attr-dict `:` type($input) `->` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "Move a tile from one layout encoding to another";
+  let description = [{
+    ```mlir
+    %b = tile.convert_layout %a : tensor<64xf32, #tile.blocked<...>>
+                                -> tensor<64xf32, #tile.blocked<...>>
+    ```
+    The same tile (shape and element type) in another encoding.
+    `tile-assign-layouts` inserts it where a value's encoding differs from
+    what a use needs; the kernel language never writes it. The SIMT lowering
+    moves the elements through shared memory.
+  }];
+  let arguments = (ins Tile_TileTensor:$input);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,27 @@
+//===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
+//
+// Reads num_warps, vector_width and group_m through the kernel config and
+// refuses values the knob table does not allow (Knobs.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Knobs.h"
+
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
+#include "kbench/Support/KernelConfig.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+FailureOr<KernelKnobs>
+kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
+  KernelConfig config = tile::getKernelConfig(kernel);
+  if (std::optional<std::string> invalid = config.verify())
+    return kernel.emitOpError("cannot be lowered by tile-to-gpu: ") << *invalid;
+  KernelKnobs knobs;
+  knobs.numWarps = config.numWarps;
+  knobs.vectorWidth = config.vectorWidth;
+  knobs.groupM = config.groupM;
+  return knobs;
+}

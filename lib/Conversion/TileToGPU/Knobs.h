@@ -1,0 +1,32 @@
+//===- Knobs.h - The knobs tile-to-gpu reads --------------------*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
+// reads a kernel's knobs (num_warps, vector_width, group_m), so that the
+// layout assignment, the pipelining plan and the lowering agree. The values
+// and their rules come from the kernel config (kbench/Support/KernelConfig.h,
+// the one owner of every knob and sm_90a limit); this file only adapts it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_LIB_CONVERSION_TILETOGPU_KNOBS_H
+#define KBENCH_LIB_CONVERSION_TILETOGPU_KNOBS_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+namespace kbench::gpu_lowering {
+
+/// The knobs of one kernel as the lowering uses them.
+struct KernelKnobs {
+  int64_t numWarps = 4;
+  int64_t vectorWidth = 1;
+  int64_t groupM = 1;
+};
+
+/// Reads and checks the knobs of `kernel` against the knob table; on failure
+/// an error naming the knob and its allowed values has been emitted on the
+/// kernel.
+mlir::FailureOr<KernelKnobs> readKernelKnobs(tile::KernelOp kernel);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_LIB_CONVERSION_TILETOGPU_KNOBS_H

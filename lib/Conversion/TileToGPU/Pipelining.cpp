@@ -1,0 +1,103 @@
+//===- Pipelining.cpp - The tile-plan-pipelining pass ---------------------===//
+//
+// The default software-pipelining decision (Pipelining.h), written onto the
+// loops as `tile.pipeline_stages`, and the pass that writes it. The decision
+// used to be taken inside the lowering; as an attribute a schedule can set or
+// veto it per loop and a separate pass can consume it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Knobs.h"
+#include "Layout.h"
+#include "Pipelining.h"
+
+#include "kbench/Conversion/TileToGPU/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace kbench {
+#define GEN_PASS_DEF_TILEPLANPIPELINING
+#include "kbench/Conversion/TileToGPU/Passes.h.inc"
+} // namespace kbench
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
+  if (op.getNumRegionIterArgs() != 1 ||
+      !isa<RankedTensorType>(op.getRegionIterArgs()[0].getType()))
+    return {};
+  tile::MmaOp mma;
+  int loads = 0;
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    if (auto m = dyn_cast<tile::MmaOp>(inner)) {
+      if (mma)
+        return {};
+      mma = m;
+    } else if (isa<tile::LoadOp>(inner)) {
+      ++loads;
+    } else if (inner.getNumRegions() ||
+               llvm::any_of(inner.getResultTypes(), [](Type t) {
+                 return isa<RankedTensorType>(t);
+               }) ||
+               !isPure(&inner)) {
+      return {};
+    }
+  }
+  if (!mma || loads != 2 || mma.getImplKind() != tile::MmaImpl::simt ||
+      mma.getAcc() != op.getRegionIterArgs()[0] ||
+      op.getBody()->getTerminator()->getOperand(0) != mma.getResult())
+    return {};
+  for (Value operand : {mma.getA(), mma.getB()}) {
+    auto load = operand.getDefiningOp<tile::LoadOp>();
+    if (!load || load->getBlock() != op.getBody() || !operand.hasOneUse())
+      return {};
+  }
+  if (mma.getA() == mma.getB())
+    return {};
+  return mma;
+}
+
+bool kbench::gpu_lowering::isPipelinableMmaLoop(scf::ForOp op,
+                                                int64_t numWarps) {
+  tile::MmaOp mma = getPipelinableMma(op);
+  if (!mma)
+    return false;
+  ArrayRef<int64_t> c = mma.getAcc().getType().getShape();
+  return getMmaLayout(c[0], c[1], numWarps).has_value();
+}
+
+int64_t kbench::gpu_lowering::getPipelineStages(scf::ForOp op) {
+  auto stages = op->getAttrOfType<IntegerAttr>(kPipelineStagesAttrName);
+  return stages ? stages.getInt() : 1;
+}
+
+void kbench::gpu_lowering::planPipelining(tile::KernelOp kernel,
+                                          int64_t numWarps) {
+  kernel.walk([&](scf::ForOp op) {
+    if (!op->hasAttr(kPipelineStagesAttrName) &&
+        isPipelinableMmaLoop(op, numWarps))
+      op->setAttr(kPipelineStagesAttrName,
+                  IntegerAttr::get(IntegerType::get(op.getContext(), 64), 2));
+  });
+}
+
+namespace {
+struct TilePlanPipeliningPass
+    : kbench::impl::TilePlanPipeliningBase<TilePlanPipeliningPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
+      FailureOr<KernelKnobs> knobs = readKernelKnobs(kernel);
+      if (failed(knobs))
+        ok = false;
+      else
+        planPipelining(kernel, knobs->numWarps);
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
