@@ -41,6 +41,10 @@ CREATE TABLE rounds (
   round INTEGER PRIMARY KEY,
   finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));
 )sql",
+    // 1 -> 2: the proposal strategy of the run (grid searches, 2026-12-01).
+    R"sql(
+ALTER TABLE run ADD COLUMN strategy TEXT NOT NULL DEFAULT 'map-elites';
+)sql",
 };
 static_assert(std::size(kMigrations) == kArchiveSchemaVersion,
               "one migration per schema version");
@@ -143,7 +147,7 @@ std::unique_ptr<Archive> Archive::open(llvm::StringRef file, std::string &error)
 
 std::optional<RunRecord> Archive::getRun() {
   Statement select(db, "SELECT task, target, space_hash, fitness, evaluator, "
-                       "seed, round_size, budget FROM run");
+                       "seed, round_size, budget, strategy FROM run");
   if (!select || select.step() != SQLITE_ROW)
     return std::nullopt;
   RunRecord run;
@@ -155,13 +159,14 @@ std::optional<RunRecord> Archive::getRun() {
   run.seed = select.integer(5);
   run.roundSize = select.integer(6);
   run.budget = select.integer(7);
+  run.strategy = select.text(8);
   return run;
 }
 
 bool Archive::setRun(const RunRecord &run, std::string &error) {
   Statement insert(db, "INSERT INTO run (id, task, target, space_hash, "
-                       "fitness, evaluator, seed, round_size, budget) VALUES "
-                       "(1, ?, ?, ?, ?, ?, ?, ?, ?)");
+                       "fitness, evaluator, seed, round_size, budget, strategy) "
+                       "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, run.task);
   insert.bind(2, run.target);
   insert.bind(3, run.spaceHash);
@@ -170,6 +175,7 @@ bool Archive::setRun(const RunRecord &run, std::string &error) {
   insert.bind(6, run.seed);
   insert.bind(7, run.roundSize);
   insert.bind(8, run.budget);
+  insert.bind(9, run.strategy);
   if (insert.step() == SQLITE_DONE)
     return true;
   error = std::string("archive: ") + sqlite3_errmsg(db);

@@ -150,7 +150,36 @@ const CandidateRecord &Engine::selectParent(Rng &rng) {
   return a;
 }
 
+std::optional<Assignment> Engine::nextGridPoint() {
+  const std::vector<Knob> &knobs = space.getKnobs();
+  int64_t size = 1;
+  for (const Knob &knob : knobs)
+    size *= std::max<int64_t>(knob.options.size(), 1);
+  if (gridNext >= size)
+    return std::nullopt;
+  // Mixed radix, the last knob varying fastest.
+  Assignment point(knobs.size());
+  int64_t rest = gridNext++;
+  for (size_t k = knobs.size(); k-- > 0;) {
+    int64_t n = std::max<int64_t>(knobs[k].options.size(), 1);
+    point[k] = rest % n;
+    rest /= n;
+  }
+  return point;
+}
+
 Engine::Proposal Engine::propose(Rng &rng) {
+  if (options.strategy == "grid") {
+    // Points already seen (earlier rounds) are skipped by the caller; an
+    // exhausted grid repeats its last point, which the caller skips too.
+    std::optional<Assignment> point = nextGridPoint();
+    if (!point) {
+      gridNext = 0;
+      while (std::optional<Assignment> p = nextGridPoint())
+        point = p;
+    }
+    return {*point, "grid", {}};
+  }
   if (elites.empty() || rng.uniform() < 0.1)
     return {randomAssignment(rng), "random", {}};
   const std::vector<Knob> &knobs = space.getKnobs();
@@ -364,6 +393,7 @@ Engine::Outcome Engine::run(std::string &error) {
     if (measuredBefore >= options.budget)
       return Outcome::Done;
     rebuildElites(round);
+    gridNext = 0;
     int64_t target = std::min(options.roundSize, options.budget - measuredBefore);
     Rng rng(options.seed, round);
     std::vector<size_t> toEvaluate;

@@ -64,6 +64,7 @@ static std::string runMismatch(const RunRecord &stored, const RunRecord &now) {
        {differ("task", stored.task, now.task), differ("target", stored.target, now.target),
         differ("seed", std::to_string(stored.seed), std::to_string(now.seed)),
         differ("fitness", stored.fitness, now.fitness),
+        differ("strategy", stored.strategy, now.strategy),
         differ("round size", std::to_string(stored.roundSize), std::to_string(now.roundSize)),
         differ("space (sha256)", stored.spaceHash.substr(0, 12), now.spaceHash.substr(0, 12))})
     if (!why.empty())
@@ -126,7 +127,7 @@ static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
 int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   std::string taskDir, target, budgetText, seedText, roundSizeText, archivePath,
       workDir, exportPath, spacePath, kernelPath, fitness = "measured", timing,
-      roundsDir, evaluatorCmd, timeout, killAfterText, jobsText;
+      roundsDir, evaluatorCmd, timeout, killAfterText, jobsText, strategy = "map-elites";
   bool resume = false, json = false, printSpace = false;
   driver::CommandLine cl(
       "search",
@@ -152,6 +153,9 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                "space file (default: TASK_DIR/schedules/space.mlir, else the default space)");
   cl.addFlag("print-space", &printSpace, "print the space and exit");
   cl.addOption("kernel", &kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addOption("strategy", &strategy, "S",
+               "map-elites (default) or grid (every point of the space in order, "
+               "the baseline to compare against)");
   cl.addOption("fitness", &fitness, "KIND",
                "measured (default: speedup over eager from the reports) or model "
                "(a cost proxy, not a measurement)");
@@ -183,6 +187,9 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (fitness != "measured" && fitness != "model")
     return fail("--fitness '" + fitness + "' is not measured or model");
   options.fitness = fitness;
+  if (strategy != "map-elites" && strategy != "grid")
+    return fail("--strategy '" + strategy + "' is not map-elites or grid");
+  options.strategy = strategy;
   if (target.empty())
     target = driver::hasNvidiaGpu() ? "sm_90a" : "host";
   if (target != "sm_90a" && target != "host")
@@ -250,7 +257,7 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!archive)
     return fail(error);
   RunRecord run{taskName, target, sha256(spaceText), fitness, "", int64_t(seed),
-                options.roundSize, options.budget};
+                options.roundSize, options.budget, strategy};
   std::optional<RunRecord> stored = archive->getRun();
   if (stored && !resume)
     return fail("the archive " + archivePath +

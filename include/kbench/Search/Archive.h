@@ -26,12 +26,13 @@ struct sqlite3;
 namespace kbench::search {
 
 /// The schema version this kbench writes.
-inline constexpr int kArchiveSchemaVersion = 1;
+inline constexpr int kArchiveSchemaVersion = 2;
 
 /// The settings a search was started with; a resumed search must match.
 struct RunRecord {
   std::string task, target, spaceHash, fitness, evaluator;
   int64_t seed = 0, roundSize = 0, budget = 0;
+  std::string strategy = "map-elites"; ///< "map-elites" or "grid" (Engine.h)
 };
 
 /// One candidate row (knobs, parents, diagnostics, descriptors: JSON text).

@@ -41,6 +41,10 @@ struct EngineOptions {
   std::string workDir;
   /// Threads compiling candidates (one MLIRContext, one kernel parse).
   int64_t jobs = 1;
+  /// "map-elites" (mutation, crossover and restarts over an elite archive) or
+  /// "grid" (every point of the space in order: the last knob varies
+  /// fastest; the baseline a search must beat in measurements spent).
+  std::string strategy = "map-elites";
   /// Testing only: kill -9 this process after this many archive writes.
   int64_t killAfter = 0;
 };
@@ -86,6 +90,10 @@ private:
   };
   class Rng;
   Proposal propose(Rng &rng);
+  /// The grid's next point after `gridNext` (options.strategy == "grid"),
+  /// or nullopt when the grid is exhausted.
+  std::optional<Assignment> nextGridPoint();
+  int64_t gridNext = 0;
   Assignment randomAssignment(Rng &rng);
   const CandidateRecord &selectParent(Rng &rng);
   /// One candidate being compiled on a worker thread.
