@@ -147,6 +147,13 @@ def merge(args):
     for path in args.fragments:
         frag = read_json(path, "fragment")
         for run in frag.get("runs", []):
+            if args.id:
+                run["id"] = args.id
+            if any(r["id"] == run["id"] for r in doc["runs"]) and not args.replace:
+                # Two runs of one day share the default id; never drop data
+                # silently.
+                sys.exit("results: docs/results.json already has a run %s; pass --replace to "
+                         "overwrite it, or --id NAME to merge this one beside it" % run["id"])
             doc["runs"] = [r for r in doc["runs"] if r["id"] != run["id"]] + [run]
             print("results: run %s (%d records) from %s" % (run["id"], len(run["records"]), path))
     doc["runs"].sort(key=lambda r: r["date"])  # stable: same-day runs stay in merge order
@@ -436,6 +443,9 @@ def main(argv):
     f.add_argument("--title")
     m = sub.add_parser("merge", help="add fragments to docs/results.json, then generate")
     m.add_argument("fragments", nargs="+")
+    m.add_argument("--id", help="the id of the merged run (default: the fragment's)")
+    m.add_argument("--replace", action="store_true",
+                   help="overwrite a run of the same id (default: refuse)")
     sub.add_parser("generate", help="rewrite docs/results.md and docs/charts/*.vl.json")
     sub.add_parser("check", help="exit 1 when a generated file is stale")
     r = sub.add_parser("render", help="render docs/charts/*.vl.json to SVG")

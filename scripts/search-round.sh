@@ -16,7 +16,9 @@
 # --evaluator-cmd of a search that evaluates on this machine:
 #   kbench search TASK --rounds-dir DIR --evaluator-cmd scripts/search-round.sh
 # Environment: KBENCH_CALIBRATION (kbench-run --calibration FILE, for % of
-# floor; per-bundle mode), KBENCH_RUN_TIMEOUT (--timeout, per-bundle mode).
+# floor), KBENCH_COMPILED_BASELINES (--compiled-baselines DIR: the
+# torch.compile packages of scripts/gpu-aoti-package.py), KBENCH_RUN_TIMEOUT
+# (--timeout).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,8 +46,12 @@ PY
 out="$round/out"
 rm -rf "$out" && mkdir -p "$out"
 
+common=()
+[ -n "${KBENCH_CALIBRATION:-}" ] && common+=(--calibration "$KBENCH_CALIBRATION")
+[ -n "${KBENCH_RUN_TIMEOUT:-}" ] && common+=(--timeout "$KBENCH_RUN_TIMEOUT")
 if "$run" --help 2>&1 | grep -q -- '--batch'; then
-  "$run" --batch "$round/batch.local.json" -o "$out"
+  [ -n "${KBENCH_COMPILED_BASELINES:-}" ] && common+=(--compiled-baselines "$KBENCH_COMPILED_BASELINES")
+  "$run" --batch "$round/batch.local.json" -o "$out" ${common[@]+"${common[@]}"}
   exit $?
 fi
 
@@ -56,8 +62,7 @@ case "$timing" in
   none) flags+=(--no-timing) ;;
   screen) flags+=(--shapes check,tune --seeds 1) ;;
 esac
-[ -n "${KBENCH_CALIBRATION:-}" ] && flags+=(--calibration "$KBENCH_CALIBRATION")
-[ -n "${KBENCH_RUN_TIMEOUT:-}" ] && flags+=(--timeout "$KBENCH_RUN_TIMEOUT")
+flags+=(${common[@]+"${common[@]}"})
 lines="$out/batch.jsonl.partial"
 : >"$lines"
 for bundle in "$round"/bundles/*/; do

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+#===- scripts/search-curves.py - Search against grid, on one GPU measurement ===#
+#
+#   scripts/search-curves.py --grid-dir search-grid [--budget 128] [--seeds 5]
+#                            [--tasks a,b] [-o docs/search-curves.json]
+#
+# For every task with a measured grid archive (GRID_DIR/<task>.db, written by
+# `kbench search --strategy grid` and evaluated on the GPU), replays
+# `kbench search` (MAP-Elites) under several seeds with
+# scripts/search-replay.py as its evaluator, so every candidate it proposes is
+# answered by the report the GPU produced for the identical kernel. Then
+# compares, in measurements spent (candidates that reached the runner):
+#   - the grid in its enumeration order, and each seed of the search;
+#   - when each first reaches >= 95% of the speed of the task's default
+#     schedule (schedules/default.mlir, read here only to score: the search
+#     never sees it), and within 1% of the grid's best;
+#   - the best point's speed against torch eager and torch.compile.
+# Writes the curves and the summary as JSON (-o) and prints a Markdown table.
+# Needs build/bin/kbench (the search) and sqlite3 from Python's stdlib.
+#===----------------------------------------------------------------------===#
+import argparse
+import json
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def default_knobs(task_dir):
+    """The knob values of the task's default schedule (for scoring only)."""
+    text = open(os.path.join(task_dir, "schedules", "default.mlir")).read()
+    knobs = {}
+    m = re.search(r"set_num_warps %\w+ (\d+)", text)
+    if m:
+        knobs["num_warps"] = int(m.group(1))
+    m = re.search(r"vector_width %\w+ (\d+)", text)
+    if m:
+        knobs["vector_width"] = int(m.group(1))
+    m = re.search(r"set_params %\w+ \{([^}]*)\}", text)
+    if m:
+        for name, value in re.findall(r"(\w+) = (\d+)", m.group(1)):
+            knobs[name] = int(value)
+    return knobs
+
+
+def measured(db_path):
+    """Measured candidates in the order the search evaluated them."""
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    rows = db.execute(
+        "SELECT round, idx, knobs, verdict, candidate_us, eager_us, torch_compile_us "
+        "FROM candidates WHERE eval_status IS NOT NULL ORDER BY round, idx").fetchall()
+    return [{"knobs": json.loads(k), "verdict": v, "us": us, "eager_us": e, "compile_us": c}
+            for (_, _, k, v, us, e, c) in rows]
+
+
+def curve(points):
+    """Best-so-far median (us) after each measurement; failures do not count."""
+    best, out = None, []
+    for p in points:
+        if p["verdict"] == "pass" and p["us"]:
+            best = p["us"] if best is None else min(best, p["us"])
+        out.append(best)
+    return out
+
+
+def first_within(curve_us, target_us):
+    for i, us in enumerate(curve_us):
+        if us is not None and us <= target_us:
+            return i + 1
+    return None
+
+
+def replay(task, grid_db, seed, budget, work):
+    archive = os.path.join(work, f"{task}-{seed}.db")
+    cmd = [os.path.join(ROOT, "build", "bin", "kbench"), "search",
+           os.path.join(ROOT, "tasks", task), "--target", "sm_90a",
+           "--budget", str(budget), "--round-size", "8", "--seed", str(seed),
+           "--archive", archive, "--rounds-dir", os.path.join(work, f"{task}-{seed}"),
+           "--evaluator-cmd",
+           f"{os.path.join(ROOT, 'scripts', 'search-replay.py')} --archive {os.path.abspath(grid_db)}"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"search-curves: {' '.join(cmd)} exited {result.returncode}:\n{result.stderr}")
+    return measured(archive)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="MAP-Elites against the grid on measured reports")
+    parser.add_argument("--grid-dir", required=True)
+    parser.add_argument("--budget", type=int, default=128)
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--tasks", default="")
+    parser.add_argument("-o", "--output")
+    args = parser.parse_args()
+
+    tasks = [t for t in args.tasks.split(",") if t] or sorted(
+        f[:-3] for f in os.listdir(args.grid_dir) if f.endswith(".db"))
+    work = tempfile.mkdtemp(prefix="kbench-search-curves-")
+    summary = {"budget": args.budget, "seeds": args.seeds, "tasks": {}}
+    try:
+        for task in tasks:
+            grid_db = os.path.join(args.grid_dir, f"{task}.db")
+            grid = measured(grid_db)
+            default = default_knobs(os.path.join(ROOT, "tasks", task))
+            default_point = next((p for p in grid if all(
+                p["knobs"].get(k) == v for k, v in default.items())), None)
+            best = min((p for p in grid if p["verdict"] == "pass"), key=lambda p: p["us"])
+            target95 = default_point["us"] / 0.95 if default_point else None
+            grid_curve = curve(grid)
+            entry = {
+                "grid_points": len(grid),
+                "default_knobs": default,
+                "default_us": default_point["us"] if default_point else None,
+                "grid_best": {"knobs": best["knobs"], "us": best["us"],
+                              "eager_us": best["eager_us"], "compile_us": best["compile_us"]},
+                "grid": {"curve_us": grid_curve,
+                         "to_95_of_default": first_within(grid_curve, target95) if target95 else None,
+                         "to_grid_best_1pct": first_within(grid_curve, best["us"] * 1.01)},
+                "search": [],
+            }
+            for seed in range(args.seeds):
+                points = replay(task, grid_db, seed, args.budget, work)
+                c = curve(points)
+                entry["search"].append({
+                    "seed": seed, "measured": len(points), "curve_us": c,
+                    "best_us": c[-1] if c else None,
+                    "to_95_of_default": first_within(c, target95) if target95 else None,
+                    "to_grid_best_1pct": first_within(c, best["us"] * 1.01)})
+            summary["tasks"][task] = entry
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    if args.output:
+        with open(args.output, "w") as f:
+            json.dump(summary, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+    def fmt(xs):
+        known = [x for x in xs if x is not None]
+        if not known:
+            return "never"
+        med = statistics.median(known)
+        return f"{med:g} (of {len(known)}/{len(xs)} seeds; {min(known)}-{max(known)})"
+
+    print("| task | grid points | default us | grid best us (vs default) | vs torch.compile | "
+          "measurements to 95% of default: grid / search median | to grid best (1%): grid / search median |")
+    print("|---|---|---|---|---|---|---|")
+    for task, e in summary["tasks"].items():
+        b = e["grid_best"]
+        vs_default = f"{e['default_us'] / b['us']:.2f}x" if e["default_us"] else "-"
+        vs_compile = f"{b['compile_us'] / b['us']:.2f}x" if b["compile_us"] else "-"
+        print(f"| {task} | {e['grid_points']} | {e['default_us']:.2f} | {b['us']:.2f} ({vs_default}) | "
+              f"{vs_compile} | {e['grid']['to_95_of_default']} / "
+              f"{fmt([s['to_95_of_default'] for s in e['search']])} | "
+              f"{e['grid']['to_grid_best_1pct']} / {fmt([s['to_grid_best_1pct'] for s in e['search']])} |")
+
+
+if __name__ == "__main__":
+    main()
