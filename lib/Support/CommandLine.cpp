@@ -91,13 +91,19 @@ void CommandLine::addPositional(std::string *value, std::string metavar,
 }
 
 void CommandLine::addFlag(const std::string &name, bool *value, std::string help) {
-  Option o{Kind::Flag, name, "", "", std::move(help)};
+  Option o;
+  o.kind = Kind::Flag;
+  o.name = name;
+  o.help = std::move(help);
   o.flag = value;
   add(std::move(o));
 }
 
 void CommandLine::addFlagPair(const std::string &name, int *value, std::string help) {
-  Option o{Kind::FlagPair, name, "", "", std::move(help)};
+  Option o;
+  o.kind = Kind::FlagPair;
+  o.name = name;
+  o.help = std::move(help);
   o.pair = value;
   add(std::move(o));
 }
@@ -106,7 +112,12 @@ void CommandLine::addOption(const std::string &name, std::string metavar,
                             std::string help,
                             std::function<std::string(const std::string &)> set,
                             const std::string &shortName) {
-  Option o{Kind::Value, name, shortName, std::move(metavar), std::move(help)};
+  Option o;
+  o.kind = Kind::Value;
+  o.name = name;
+  o.shortName = shortName;
+  o.metavar = std::move(metavar);
+  o.help = std::move(help);
   o.set = std::move(set);
   add(std::move(o));
 }

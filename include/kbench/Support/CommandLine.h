@@ -106,7 +106,7 @@ public:
 private:
   enum class Kind { Flag, FlagPair, Value };
   struct Option {
-    Kind kind;
+    Kind kind = Kind::Flag;
     std::string name, shortName, metavar, help, group;
     bool *flag = nullptr;
     int *pair = nullptr;
