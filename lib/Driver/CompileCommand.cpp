@@ -1,6 +1,6 @@
 //===- CompileCommand.cpp - `kbench compile` and `kbench verify` ----------===//
 
-#include "kbench/Driver/CommandLine.h"
+#include "kbench/Support/CommandLine.h"
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 
@@ -19,21 +19,21 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
   CompileOptions options;
   bool noVerify = false, noCache = false, json = false;
   std::string cacheDir;
-  CommandLine cl("compile",
+  cli::CommandLine cl("kbench compile",
                  "Apply a schedule to a task's kernel, prove it safe, lower it for "
                  "the target and\nwrite a bundle (docs/bundle.md). Nothing is "
                  "written when a stage fails.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder (kernel.mlir, task.json, schedules/)");
-  cl.addOption("output", &options.outputDir, "DIR", "bundle folder to write (required)", "o");
-  cl.addOption("schedule", &options.schedulePath, "FILE",
+  cl.addString("output", &options.outputDir, "DIR", "bundle folder to write (required)", "o");
+  cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
-  cl.addOption("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
-  cl.addOption("target", &options.target, "TARGET", "sm_90a (default) or host");
+  cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addString("target", &options.target, "TARGET", "sm_90a (default) or host");
   cl.addFlag("no-verify", &noVerify, "skip tile-verify; the manifest records verification: skipped");
-  cl.addOption("cache-dir", &cacheDir, "DIR", "bundle cache (default: $KBENCH_CACHE_DIR or ~/.cache/kbench)");
+  cl.addString("cache-dir", &cacheDir, "DIR", "bundle cache (default: $KBENCH_CACHE_DIR or ~/.cache/kbench)");
   cl.addFlag("no-cache", &noCache, "neither read nor write the bundle cache");
   cl.addFlag("json", &json, "print the result (manifest, stage times, diagnostics) as JSON");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
   options.verify = !noVerify;
   options.cacheDir = noCache ? "" : (cacheDir.empty() ? defaultCacheDir() : cacheDir);
@@ -75,18 +75,18 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
 int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   CompileOptions options;
   bool json = false;
-  CommandLine cl("verify",
+  cli::CommandLine cl("kbench verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
                  "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
                  "alignment, C12 read-only\ninputs) or print a counterexample: the "
                  "compile pipeline up to tile-verify.\nExits 0 only when every check "
                  "is proved.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
-  cl.addOption("schedule", &options.schedulePath, "FILE",
+  cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
-  cl.addOption("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
   cl.addFlag("json", &json, "print the verifier's report as JSON (docs/verification.md)");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
   options.stopAfterVerify = true;
 

@@ -3,13 +3,15 @@
 // Compiles a task into a bundle and hands it to kbench-run, which lives in a
 // separate process on purpose: a kernel that faults poisons its CUDA context,
 // and the runner never links MLIR. Without a GPU the host target is used, and
-// the command says so.
+// the command says so. Every runner flag (Support/RunnerFlags.h) is also an
+// eval flag: checked here, before compiling, and forwarded as given.
 //
 //===----------------------------------------------------------------------===//
 
-#include "kbench/Driver/CommandLine.h"
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
+#include "kbench/Support/CommandLine.h"
+#include "kbench/Support/RunnerFlags.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -38,30 +40,28 @@ bool hasNvidiaGpu() { return fs::exists("/dev/nvidiactl"); }
 int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   CompileOptions options;
   options.target.clear();
-  bool noVerify = false, json = false;
-  std::string seeds, timeout, shapes, calibration;
-  CommandLine cl("eval",
+  bool noVerify = false;
+  // Only checked here; kbench-run gets the flags as given.
+  RunnerSettings runnerSettings;
+  cli::CommandLine cl("kbench eval",
                  "Compile a task (like kbench compile), then check it against "
                  "PyTorch and time it\nwith kbench-run. Without a GPU the host "
                  "target runs, checks only. The exit\nstatus is kbench-run's: 0 "
                  "when every check passed.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
-  cl.addOption("output", &options.outputDir, "DIR",
-               "folder for the bundle (DIR/bundle) and report (DIR/report.json); "
-               "default: $TMPDIR/kbench-eval/<task>-<target>",
+  cl.addString("output", &options.outputDir, "DIR",
+               "folder for the bundle (DIR/bundle) and report\n"
+               "(DIR/report.json); default: $TMPDIR/kbench-eval/<task>-<target>",
                "o");
-  cl.addOption("schedule", &options.schedulePath, "FILE",
+  cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir)");
-  cl.addOption("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
-  cl.addOption("target", &options.target, "TARGET",
-               "sm_90a or host (default: sm_90a when a GPU is present, else host)");
+  cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addString("target", &options.target, "TARGET",
+               "sm_90a or host (default: sm_90a when a GPU is present,\nelse host)");
   cl.addFlag("no-verify", &noVerify, "skip tile-verify");
-  cl.addOption("seeds", &seeds, "N", "seeds per shape (kbench-run default: 3)");
-  cl.addOption("shapes", &shapes, "LIST", "shape sets of check,tune,heldout");
-  cl.addOption("timeout", &timeout, "SECONDS", "runner watchdog per candidate");
-  cl.addOption("calibration", &calibration, "FILE", "ceilings from kbench-run --calibrate");
-  cl.addFlag("json", &json, "print the runner's report as JSON");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  addRunnerFlags(cl, runnerSettings,
+                 "flags forwarded to kbench-run (docs/runner.md):");
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
   if (options.target.empty()) {
     options.target = hasNvidiaGpu() ? "sm_90a" : "host";
@@ -105,18 +105,8 @@ int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
 
   std::vector<std::string> runnerArgs = {runner, options.taskDir, options.outputDir,
                                          "--target", options.target, "-o", outDir};
-  auto forward = [&](const char *flag, const std::string &value) {
-    if (!value.empty()) {
-      runnerArgs.push_back(flag);
-      runnerArgs.push_back(value);
-    }
-  };
-  forward("--seeds", seeds);
-  forward("--shapes", shapes);
-  forward("--timeout", timeout);
-  forward("--calibration", calibration);
-  if (json)
-    runnerArgs.push_back("--json");
+  for (std::string &arg : cl.argumentsOf(kRunnerFlagGroup))
+    runnerArgs.push_back(std::move(arg));
   std::vector<llvm::StringRef> argRefs(runnerArgs.begin(), runnerArgs.end());
   std::string error;
   int status = llvm::sys::ExecuteAndWait(runner, argRefs, /*Env=*/std::nullopt,

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kbench/Driver/CommandLine.h"
+#include "kbench/Support/CommandLine.h"
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 
@@ -28,7 +28,7 @@ int runMutateCommand(llvm::ArrayRef<const char *> args) {
   CompileOptions paths;
   std::string mutation, output = "-";
   bool list = false;
-  CommandLine cl("mutate",
+  cli::CommandLine cl("kbench mutate",
                  "Write one mutant of a task's kernel, deterministic by "
                  "FAMILY:SITE:SEED (families\nF1 indexing, F2 boundary, F4 "
                  "reduction, F5 arithmetic, F6 precision, F7 benign\ncontrols), "
@@ -37,10 +37,10 @@ int runMutateCommand(llvm::ArrayRef<const char *> args) {
   cl.addPositional(&paths.taskDir, "TASK_DIR", "a task folder");
   cl.addPositional(&mutation, "FAMILY:SITE:SEED", "the mutant, e.g. F1:3:0",
                    /*required=*/false);
-  cl.addOption("kernel", &paths.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
-  cl.addOption("output", &output, "FILE", "where to write the mutant (default: stdout)", "o");
+  cl.addString("kernel", &paths.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addString("output", &output, "FILE", "where to write the mutant (default: stdout)", "o");
   cl.addFlag("list", &list, "print every mutation site as FAMILY:SITE variants=N WHAT");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
   if (mutation.empty() && !list) {
     llvm::errs() << "kbench mutate: give FAMILY:SITE:SEED or --list\n";

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kbench/Driver/CommandLine.h"
+#include "kbench/Support/CommandLine.h"
 #include "kbench/Driver/Driver.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -35,10 +35,10 @@ static std::vector<std::string> listFiles(llvm::StringRef dir, llvm::StringRef p
 int runTasksCommand(llvm::ArrayRef<const char *> args) {
   std::string dir = "tasks";
   bool json = false;
-  CommandLine cl("tasks", "List the tasks in a folder: kernels, schedules, task.json.");
+  cli::CommandLine cl("kbench tasks", "List the tasks in a folder: kernels, schedules, task.json.");
   cl.addPositional(&dir, "DIR", "folder of tasks (default: tasks)", /*required=*/false);
   cl.addFlag("json", &json, "print the list as JSON");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
   if (!fs::is_directory(dir)) {
     llvm::errs() << "kbench tasks: '" << dir << "' is not a folder\n";

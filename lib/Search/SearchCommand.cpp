@@ -8,7 +8,7 @@
 
 #include "kbench/Search/SearchCommand.h"
 
-#include "kbench/Driver/CommandLine.h"
+#include "kbench/Support/CommandLine.h"
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 #include "kbench/Search/Engine.h"
@@ -33,19 +33,6 @@ namespace kbench::search {
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "kbench search: " << message << "\n";
   return 1;
-}
-
-/// Parses a flag's integer value; the message names the flag.
-static bool parseInteger(llvm::StringRef flag, const std::string &text,
-                         int64_t min, int64_t &out) {
-  if (text.empty())
-    return true;
-  if (llvm::StringRef(text).getAsInteger(10, out) || out < min) {
-    llvm::errs() << "kbench search: --" << flag << " '" << text
-                 << "' is not an integer >= " << min << "\n";
-    return false;
-  }
-  return true;
 }
 
 static std::string sha256(llvm::StringRef text) {
@@ -125,12 +112,15 @@ static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
 }
 
 int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
-  std::string taskDir, target, budgetText, seedText, roundSizeText, archivePath,
-      workDir, exportPath, spacePath, kernelPath, fitness = "measured", timing,
-      roundsDir, evaluatorCmd, timeout, killAfterText, jobsText, strategy = "map-elites";
+  std::string taskDir, target, archivePath, workDir, exportPath, spacePath,
+      kernelPath, fitness = "measured", timing, roundsDir, evaluatorCmd, timeout,
+      strategy = "map-elites";
   bool resume = false, json = false, printSpace = false;
-  driver::CommandLine cl(
-      "search",
+  EngineOptions options;
+  options.jobs = 2;
+  int64_t seed = 0;
+  cli::CommandLine cl(
+      "kbench search",
       "Search a task's schedule space (schedules/space.mlir, else a default space\n"
       "derived from the kernel's params) with MAP-Elites; every candidate is\n"
       "filtered (constraints, transform legality, IR dedupe, tile-verify, ptxas\n"
@@ -138,68 +128,51 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
       "the budget is spent or the space has nothing new, 3 when a round waits\n"
       "for another machine (--rounds-dir without --evaluator-cmd), 1 on errors.");
   cl.addPositional(&taskDir, "TASK_DIR", "a task folder");
-  cl.addOption("target", &target, "TARGET",
+  cl.addChoice("target", &target, "TARGET", {"sm_90a", "host"},
                "sm_90a or host (default: sm_90a when a GPU is present, else host)");
-  cl.addOption("budget", &budgetText, "N", "candidates to evaluate in all (default 32)");
-  cl.addOption("seed", &seedText, "S", "random seed (default 0)");
-  cl.addOption("round-size", &roundSizeText, "N", "candidates per round (default 8)");
-  cl.addOption("jobs", &jobsText, "N",
-               "threads compiling candidates (default 2); results do not depend on it");
-  cl.addOption("archive", &archivePath, "FILE",
+  cl.addInt("budget", &options.budget, "N", "candidates to evaluate in all (default 32)", 1);
+  cl.addInt("seed", &seed, "S", "random seed (default 0)", 0);
+  cl.addInt("round-size", &options.roundSize, "N", "candidates per round (default 8)", 1);
+  cl.addInt("jobs", &options.jobs, "N",
+            "threads compiling candidates (default 2); results do not depend on it", 1);
+  cl.addString("archive", &archivePath, "FILE",
                "SQLite archive (default: <task>-search.db)");
   cl.addFlag("resume", &resume, "continue the search in --archive");
-  cl.addOption("work-dir", &workDir, "DIR", "bundles and reports (default: ARCHIVE.d)");
-  cl.addOption("space", &spacePath, "FILE",
+  cl.addString("work-dir", &workDir, "DIR", "bundles and reports (default: ARCHIVE.d)");
+  cl.addString("space", &spacePath, "FILE",
                "space file (default: TASK_DIR/schedules/space.mlir, else the default space)");
   cl.addFlag("print-space", &printSpace, "print the space and exit");
-  cl.addOption("kernel", &kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
-  cl.addOption("strategy", &strategy, "S",
+  cl.addString("kernel", &kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
+  cl.addChoice("strategy", &strategy, "S", {"map-elites", "grid"},
                "map-elites (default) or grid (every point of the space in order, "
                "the baseline to compare against)");
-  cl.addOption("fitness", &fitness, "KIND",
+  cl.addChoice("fitness", &fitness, "KIND", {"measured", "model"},
                "measured (default: speedup over eager from the reports) or model "
                "(a cost proxy, not a measurement)");
-  cl.addOption("timing", &timing, "MODE",
+  cl.addChoice("timing", &timing, "MODE", {"none", "screen", "full"},
                "none, screen or full (default: none on host, screen on sm_90a)");
-  cl.addOption("timeout", &timeout, "SECONDS", "kbench-run watchdog per bundle");
-  cl.addOption("rounds-dir", &roundsDir, "DIR",
+  cl.addString("timeout", &timeout, "SECONDS", "kbench-run watchdog per bundle");
+  cl.addString("rounds-dir", &roundsDir, "DIR",
                "write each round to DIR/round-NNNN for evaluation elsewhere");
-  cl.addOption("evaluator-cmd", &evaluatorCmd, "CMD",
+  cl.addString("evaluator-cmd", &evaluatorCmd, "CMD",
                "with --rounds-dir: run 'CMD ROUND_DIR' to evaluate a round");
-  cl.addOption("export", &exportPath, "FILE",
+  cl.addString("export", &exportPath, "FILE",
                "write the best schedule (knobs resolved) with its provenance");
   cl.addFlag("json", &json, "print the outcome and the best candidate as JSON");
-  cl.addOption("kill-after", &killAfterText, "N",
-               "testing: kill -9 this process after N archive writes");
-  if (std::optional<int> exitCode = cl.parseOrExit(args))
+  cl.addInt("kill-after", &options.killAfter, "N",
+            "testing: kill -9 this process after N archive writes", 1);
+  if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))
     return *exitCode;
 
-  EngineOptions options;
-  options.jobs = 2;
-  int64_t seed = 0;
-  if (!parseInteger("budget", budgetText, 1, options.budget) ||
-      !parseInteger("seed", seedText, 0, seed) ||
-      !parseInteger("round-size", roundSizeText, 1, options.roundSize) ||
-      !parseInteger("jobs", jobsText, 1, options.jobs) ||
-      !parseInteger("kill-after", killAfterText, 1, options.killAfter))
-    return 1;
   options.seed = seed;
-  if (fitness != "measured" && fitness != "model")
-    return fail("--fitness '" + fitness + "' is not measured or model");
   options.fitness = fitness;
-  if (strategy != "map-elites" && strategy != "grid")
-    return fail("--strategy '" + strategy + "' is not map-elites or grid");
   options.strategy = strategy;
   if (target.empty())
     target = driver::hasNvidiaGpu() ? "sm_90a" : "host";
-  if (target != "sm_90a" && target != "host")
-    return fail("--target '" + target + "' is not sm_90a or host");
   if (timing.empty())
     timing = target == "host" ? "none" : "screen";
-  if (timing != "none" && timing != "screen" && timing != "full")
-    return fail("--timing '" + timing + "' is not none, screen or full");
   if (!evaluatorCmd.empty() && roundsDir.empty())
-    return fail("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
+    return cl.usageError("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
   if (!fs::is_directory(taskDir))
     return fail("no task folder '" + taskDir + "'");
 
@@ -268,7 +241,7 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     if (!why.empty())
       return fail("--resume: the archive " + archivePath + " holds another search (" +
                   why + ")");
-    if (budgetText.empty())
+    if (!cl.wasGiven("budget"))
       options.budget = stored->budget;
     else if (!archive->setBudget(options.budget, error))
       return fail(error);

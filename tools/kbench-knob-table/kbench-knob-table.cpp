@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kbench/Support/CommandLine.h"
 #include "kbench/Support/KernelConfig.h"
 
 #include <cstring>
@@ -14,16 +15,9 @@
 #include <iostream>
 #include <sstream>
 
-static const char *const kUsage = R"(usage: kbench-knob-table [--json] [-o FILE]
-       kbench-knob-table --check FILE | --update FILE
-
-Prints the table of schedule knobs and sm_90a limits (include/kbench/Support/
-KernelConfig.h) as Markdown, or as JSON with --json.
-  -o FILE        write to FILE instead of stdout
-  --check FILE   exit 1 when FILE's copy between the knob-table markers differs
-  --update FILE  replace FILE's copy between the markers with the current table
-  --help         this text
-)";
+static const char *const kSummary =
+    R"(Prints the table of schedule knobs and sm_90a limits (include/kbench/Support/
+KernelConfig.h) as Markdown, or as JSON with --json.)";
 
 static int fail(const std::string &message) {
   std::cerr << "kbench-knob-table: " << message << "\n";
@@ -51,27 +45,17 @@ static bool splitDocument(const std::string &text, std::string &before,
 int main(int argc, char **argv) {
   bool json = false;
   std::string output, check, update;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc)
-        return false;
-      out = argv[++i];
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--json")
-      json = true;
-    else if ((arg == "-o" && !value(output)) ||
-             (arg == "--check" && !value(check)) ||
-             (arg == "--update" && !value(update)))
-      return fail(arg + " needs a file name");
-    else if (arg != "-o" && arg != "--check" && arg != "--update")
-      return fail("unknown argument '" + arg + "'; see --help");
-  }
+  kbench::cli::CommandLine cl("kbench-knob-table", kSummary, /*usageExitCode=*/2);
+  cl.setUsage({"kbench-knob-table [--json] [-o FILE]",
+               "kbench-knob-table --check FILE | --update FILE"});
+  cl.addFlag("json", &json, "print the table as JSON");
+  cl.addString("output", &output, "FILE", "write to FILE instead of stdout", "o");
+  cl.addString("check", &check, "FILE",
+               "exit 1 when FILE's copy between the knob-table markers differs");
+  cl.addString("update", &update, "FILE",
+               "replace FILE's copy between the markers with the current table");
+  if (std::optional<int> exitCode = cl.parse(argv + 1, argv + argc))
+    return *exitCode;
 
   std::string table = kbench::renderKnobTableMarkdown();
   if (!check.empty() || !update.empty()) {

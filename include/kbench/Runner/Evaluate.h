@@ -10,27 +10,21 @@
 #ifndef KBENCH_RUNNER_EVALUATE_H
 #define KBENCH_RUNNER_EVALUATE_H
 
+#include "kbench/Support/RunnerFlags.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 namespace kbench::runner {
 
-struct RunOptions {
+/// The runner flags' settings (RunnerFlags.h) and what the command line
+/// adds around them.
+struct RunOptions : RunnerSettings {
   std::string taskDir;
   std::string bundleDir;
   std::string outputDir;      ///< -o: where report.json goes ("" = nowhere)
-  bool json = false;          ///< print the report instead of the table
   std::string target;         ///< "" = sm_90a when a GPU driver is present, else host
-  std::vector<std::string> shapeSets; ///< empty = check,tune,heldout (GPU) / check (host)
-  int seeds = 3;
-  std::vector<std::string> distributions; ///< empty = all five
-  double timeoutSeconds = 60;
-  int timing = -1;            ///< -1 = on for GPU targets, off for host
-  std::string l2Flush = "read"; ///< "read" or "write" (Timing.h)
-  std::string calibrationFile;
-  std::string compiledBaselinesDir; ///< AOTInductor packages (BaselinePlan.h); "" = none
-  int device = 0;
 };
 
 /// Exit status: 0 pass, 1 a check failed, 2 could not judge (see Report.h).
