@@ -144,9 +144,10 @@ void AlignmentAnalysis::processOp(Operation *op) {
     states[load.getResult()] = l;
     return;
   }
-  if (isa<StoreOp, AtomicAddOp>(op)) {
+  if (auto write = dyn_cast<ViewAccessOpInterface>(op);
+      write && write.writesView()) {
     const AccessInfo *access = model.getAccess(op);
-    Lanes l = get(op->getOperand(0));
+    Lanes l = get(write.getTile());
     if (l.empty())
       return;
     if (!access || !access->unsupported.empty()) {

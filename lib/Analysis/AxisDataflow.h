@@ -20,8 +20,9 @@
 
 namespace kbench::detail {
 
-/// For ops that only move axes (broadcast, transpose, expand_dims, reduce):
-/// per result axis, the input axis it comes from, or -1 for a new axis.
+/// For ops that map axes (tile::AxisMapOpInterface: broadcast, transpose,
+/// expand_dims, reduce): per result axis, the input axis it comes from, or -1
+/// for a new axis.
 std::optional<llvm::SmallVector<int>> axisSources(mlir::Operation *op);
 
 /// The shared walk. StateT provides `void resize(unsigned rank)`,
@@ -99,10 +100,13 @@ private:
       }
       return true;
     }
-    if (!llvm::isa<tile::BroadcastOp, tile::TransposeOp, tile::ExpandDimsOp>(op))
+    // Ops that only move elements carry the state along their axis map; a
+    // reduction combines elements, which each check judges itself.
+    auto map = llvm::dyn_cast<tile::AxisMapOpInterface>(op);
+    if (!map || !map.copiesElements())
       return false;
     std::optional<llvm::SmallVector<int>> from = axisSources(op);
-    StateT out = get(op->getOperand(0)).mapAxes(*from);
+    StateT out = get(map.getMappedInput()).mapAxes(*from);
     out.resize(from->size());
     states[op->getResult(0)] = out;
     return true;

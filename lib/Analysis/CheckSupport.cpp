@@ -309,34 +309,15 @@ void addRelated(Finding &finding, ArrayRef<Operation *> ops) {
 }
 
 std::optional<SmallVector<int>> axisSources(Operation *op) {
-  auto rankOf = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getRank();
-  };
+  auto map = dyn_cast<tile::AxisMapOpInterface>(op);
+  if (!map)
+    return std::nullopt;
+  static_assert(tile::AxisMapOpInterface::kNewAxis == -1,
+                "the lattices' mapAxes take -1 for a new axis");
   SmallVector<int> from;
-  if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
-    int next = 0;
-    for (int64_t axis = 0, e = rankOf(bcast.getResult()); axis < e; ++axis)
-      from.push_back(llvm::is_contained(bcast.getDims(), axis) ? -1 : next++);
-    return from;
-  }
-  if (auto transpose = dyn_cast<tile::TransposeOp>(op)) {
-    for (int64_t p : transpose.getPerm())
-      from.push_back(p);
-    return from;
-  }
-  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
-    int64_t dim = expand.getDim();
-    for (int64_t axis = 0, e = rankOf(expand.getResult()); axis < e; ++axis)
-      from.push_back(axis == dim ? -1 : (axis > dim ? axis - 1 : axis));
-    return from;
-  }
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-    int64_t dim = reduce.getDim();
-    for (int64_t axis = 0, e = rankOf(reduce.getResult()); axis < e; ++axis)
-      from.push_back(axis >= dim ? axis + 1 : axis);
-    return from;
-  }
-  return std::nullopt;
+  for (int64_t source : map.getResultAxisSources())
+    from.push_back(static_cast<int>(source));
+  return from;
 }
 
 std::string padName(tile::PadKind pad) {

@@ -133,7 +133,7 @@ KernelModel::KernelModel(KernelOp kernel) : kernel(kernel) {
 
   buildScopes(kernel.getBody(), -1);
   kernel.walk([&](Operation *op) {
-    if (isa<LoadOp, StoreOp, AtomicAddOp>(op))
+    if (isa<ViewAccessOpInterface>(op))
       buildAccess(op);
   });
 }
@@ -412,22 +412,12 @@ void KernelModel::buildGuard(Operation *op, int parent) {
 void KernelModel::buildAccess(Operation *op) {
   AccessInfo access;
   access.op = op;
-  Value view;
-  OperandRange indices = op->getOperands();
-  if (auto load = dyn_cast<LoadOp>(op)) {
-    access.kind = AccessInfo::Kind::Load;
-    view = load.getView();
-    indices = load.getIndices();
-  } else if (auto store = dyn_cast<StoreOp>(op)) {
-    access.kind = AccessInfo::Kind::Store;
-    view = store.getView();
-    indices = store.getIndices();
-  } else {
-    auto atomic = cast<AtomicAddOp>(op);
-    access.kind = AccessInfo::Kind::AtomicAdd;
-    view = atomic.getView();
-    indices = atomic.getIndices();
-  }
+  auto accessOp = cast<ViewAccessOpInterface>(op);
+  access.kind = !accessOp.writesView()  ? AccessInfo::Kind::Load
+                : accessOp.accumulates() ? AccessInfo::Kind::AtomicAdd
+                                         : AccessInfo::Kind::Store;
+  Value view = accessOp.getView();
+  OperandRange indices = accessOp.getIndices();
   accessOfOp[op] = accesses.size();
 
   std::optional<unsigned> viewIndex = getViewIndex(view);

@@ -193,9 +193,10 @@ void PadAnalysis::processOp(Operation *op) {
     states[splat.getResult()] = s;
     return;
   }
-  if (isa<StoreOp, AtomicAddOp>(op)) {
+  if (auto write = dyn_cast<ViewAccessOpInterface>(op);
+      write && write.writesView()) {
     const AccessInfo *access = model.getAccess(op);
-    State s = get(op->getOperand(0));
+    State s = get(write.getTile());
     if (s.empty())
       return;
     if (!access || !access->unsupported.empty()) {

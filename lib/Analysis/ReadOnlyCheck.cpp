@@ -114,12 +114,12 @@ std::string checkReadOnlyInputs(CheckRun &run) {
 
   std::string entryName = entry.getSymName().str();
   kernel.walk([&](Operation *op) {
-    if (!isa<tile::StoreOp, tile::AtomicAddOp>(op))
+    auto write = dyn_cast<tile::ViewAccessOpInterface>(op);
+    if (!write || !write.writesView())
       return;
     // Every write goes through a view; the partition verifier guarantees the
     // view's source is an argument of this kernel.
-    Value view = isa<tile::StoreOp>(op) ? cast<tile::StoreOp>(op).getView()
-                                        : cast<tile::AtomicAddOp>(op).getView();
+    Value view = write.getView();
     auto partition = view.getDefiningOp<tile::PartitionOp>();
     if (!partition) {
       run.unsupported(op, "the view of this " +

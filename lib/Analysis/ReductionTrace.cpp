@@ -73,26 +73,13 @@ public:
     }
     if (isa<arith::ConstantOp, SplatOp, IotaOp>(def))
       return success();
-    if (auto bcast = dyn_cast<BroadcastOp>(def)) {
-      ArrayRef<int64_t> dims = bcast.getDims();
-      if (llvm::is_contained(dims, int64_t(axis)))
+    // A new axis (broadcast, expand_dims) reads no input along it.
+    if (auto map = dyn_cast<AxisMapOpInterface>(def)) {
+      int64_t source = map.getResultAxisSources()[axis];
+      if (source == AxisMapOpInterface::kNewAxis)
         return success();
-      unsigned inputAxis = axis - llvm::count_if(dims, [&](int64_t d) {
-                             return d < int64_t(axis);
-                           });
-      return trace(bcast.getInput(), inputAxis);
+      return trace(map.getMappedInput(), source);
     }
-    if (auto transpose = dyn_cast<TransposeOp>(def))
-      return trace(transpose.getInput(), transpose.getPerm()[axis]);
-    if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
-      if (int64_t(axis) == expand.getDim())
-        return success();
-      return trace(expand.getInput(),
-                   int64_t(axis) > expand.getDim() ? axis - 1 : axis);
-    }
-    if (auto reduce = dyn_cast<ReduceOp>(def))
-      return trace(reduce.getInput(),
-                   int64_t(axis) >= reduce.getDim() ? axis + 1 : axis);
     if (auto mma = dyn_cast<MmaOp>(def)) {
       if (failed(trace(mma.getAcc(), axis)))
         return failure();
@@ -254,8 +241,8 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
     }
     if (isa<LoadOp>(user))
       continue;
-    if (isa<BroadcastOp, TransposeOp, ExpandDimsOp, arith::SelectOp>(user) ||
-        isElementwise(user))
+    // Reductions were handled above: the other axis maps only move elements.
+    if (isa<AxisMapOpInterface, arith::SelectOp>(user) || isElementwise(user))
       for (Value result : user->getResults())
         traceForward(model, result, member, seen);
   }

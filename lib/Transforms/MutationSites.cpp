@@ -58,12 +58,8 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
 
 /// First operand that is a tile coordinate, and the count.
 static std::pair<unsigned, unsigned> indexOperands(Operation *op) {
-  if (auto load = dyn_cast<LoadOp>(op))
-    return {1, load.getIndices().size()};
-  if (auto store = dyn_cast<StoreOp>(op))
-    return {2, store.getIndices().size()};
-  auto atomic = cast<AtomicAddOp>(op);
-  return {2, atomic.getIndices().size()};
+  OperandRange indices = cast<ViewAccessOpInterface>(op).getIndices();
+  return {indices.getBeginOperandIndex(), indices.size()};
 }
 
 static bool isFloatTensor(Type t) {
@@ -109,7 +105,7 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
                 cast<StringAttr>(fact).getValue().str(),
             {"drop"});
     kernel.walk([&](Operation *op) {
-      if (isa<LoadOp, StoreOp, AtomicAddOp>(op) &&
+      if (isa<ViewAccessOpInterface>(op) &&
           (family == "F1" || family == "F7")) {
         auto [first, count] = indexOperands(op);
         for (unsigned i = 0; i < count; ++i) {

@@ -125,8 +125,13 @@ private:
         for (auto [i, result] : llvm::enumerate(parent->getResults()))
           if (isTile(result))
             require(op, i, current(result));
-    } else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
-      require(op, 0, plan.get(broadcast.getResult()).drop(broadcast.getDims()));
+    } else if (auto map = dyn_cast<tile::AxisMapOpInterface>(op);
+               map && layoutFollowsResult(map)) {
+      OpOperand &input = *llvm::find_if(op->getOpOperands(), [&](OpOperand &o) {
+        return o.get() == map.getMappedInput();
+      });
+      require(op, input.getOperandNumber(),
+              plan.get(op->getResult(0)).takeAxes(inputAxesInResult(map)));
     } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       if (std::optional<Layout> acc = mmaLayout(mma.getAcc().getType()))
         require(op, mma.getAccMutable().getOperandNumber(), *acc);
@@ -144,13 +149,10 @@ private:
         continue;
       Layout planned = plan.get(result);
       Layout produced = planned;
-      if (auto reduce = dyn_cast<tile::ReduceOp>(op))
-        produced = current(reduce.getInput())
-                       .drop({static_cast<int64_t>(reduce.getDim())});
-      else if (auto transpose = dyn_cast<tile::TransposeOp>(op))
-        produced = current(transpose.getInput()).permute(transpose.getPerm());
-      else if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
-        produced = current(expand.getInput()).insertUnitDim(expand.getDim());
+      if (auto map = dyn_cast<tile::AxisMapOpInterface>(op);
+          map && !layoutFollowsResult(map))
+        produced = current(map.getMappedInput())
+                       .takeAxes(map.getResultAxisSources());
       else if (auto mma = dyn_cast<tile::MmaOp>(op))
         produced = mmaLayout(mma.getAcc().getType()).value_or(planned);
       define(result, produced, planned);

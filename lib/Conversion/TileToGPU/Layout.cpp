@@ -95,6 +95,14 @@ Layout Layout::insertUnitDim(int64_t dim) const {
   return result;
 }
 
+Layout Layout::takeAxes(llvm::ArrayRef<int64_t> axes) const {
+  Layout result;
+  result.numWarps = numWarps;
+  for (int64_t axis : axes)
+    result.dims.push_back(axis < 0 ? DimLayout() : dims[axis]);
+  return result;
+}
+
 std::string Layout::str() const {
   std::string text;
   llvm::raw_string_ostream os(text);

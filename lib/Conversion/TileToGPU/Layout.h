@@ -96,6 +96,10 @@ struct Layout {
   Layout permute(llvm::ArrayRef<int64_t> perm) const;
   /// A unit dim inserted at `dim`.
   Layout insertUnitDim(int64_t dim) const;
+  /// Result dim `i` is this layout's dim `axes[i]`, or a unit dim where
+  /// `axes[i]` is negative: drop, permute and insertUnitDim in one, for the
+  /// axis maps of tile::AxisMapOpInterface.
+  Layout takeAxes(llvm::ArrayRef<int64_t> axes) const;
 
   bool operator==(const Layout &o) const {
     return numWarps == o.numWarps && dims == o.dims;

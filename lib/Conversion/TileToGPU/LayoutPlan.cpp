@@ -4,12 +4,14 @@
 // blocked family needs. Values that must share a layout (operands and results
 // of elementwise ops, loop-carried values, if results) are merged into
 // classes with union-find. A class is then resolved, in rounds:
-//   1. pinned: it holds a tile.mma accumulator (micro-tile layout), a
-//      reduction result (the input's layout minus the reduced dim), or the
-//      result of transpose / expand_dims (derived from the input);
-//   2. wished: it feeds a broadcast, so it takes the broadcast result's
-//      layout minus the new dims (a bias row added to an accumulator is then
-//      loaded straight into the accumulator's columns);
+//   1. pinned: it holds a tile.mma accumulator (micro-tile layout) or the
+//      result of an axis-map op whose layout follows its input
+//      (tile::AxisMapOpInterface: reduce drops the reduced dim, transpose
+//      permutes, expand_dims inserts a unit dim);
+//   2. wished: it feeds an axis-map op whose layout follows its result (a
+//      broadcast), so it takes that result's layout minus the new dims (a
+//      bias row added to an accumulator is then loaded straight into the
+//      accumulator's columns);
 //   3. otherwise the default blocked layout.
 // Pinned and wished classes wait until the class they derive from is
 // resolved; a cycle is broken with the default layout. What still disagrees
@@ -30,12 +32,31 @@ using namespace kbench::gpu_lowering;
 namespace {
 /// One way a class's layout derives from another value's class.
 struct Constraint {
-  enum class Kind { Mma, Reduce, Transpose, ExpandDims, Broadcast } kind;
+  /// Mma: the micro-tile layout of the accumulator. FromInput: the layout of
+  /// an axis-map op's input through its axis map. FromResult: an axis-map
+  /// op's result layout restricted to the axes its input carries.
+  enum class Kind { Mma, FromInput, FromResult } kind;
   Operation *op;
 };
 } // namespace
 
 static bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+bool kbench::gpu_lowering::layoutFollowsResult(tile::AxisMapOpInterface op) {
+  return !op.insertsUnitAxes() &&
+         llvm::is_contained(op.getResultAxisSources(),
+                            tile::AxisMapOpInterface::kNewAxis);
+}
+
+SmallVector<int64_t>
+kbench::gpu_lowering::inputAxesInResult(tile::AxisMapOpInterface op) {
+  auto input = cast<RankedTensorType>(op.getMappedInput().getType());
+  SmallVector<int64_t> axes(input.getRank(), -1);
+  for (auto [axis, source] : llvm::enumerate(op.getResultAxisSources()))
+    if (source != tile::AxisMapOpInterface::kNewAxis)
+      axes[source] = axis;
+  return axes;
+}
 
 int LayoutPlan::find(int x) const {
   while (parent[x] != x)
@@ -108,18 +129,13 @@ LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
     if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       pinned[classOf(mma.getResult())].push_back({Constraint::Kind::Mma, op});
       pinned[classOf(mma.getAcc())].push_back({Constraint::Kind::Mma, op});
-    } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
-      pinned[classOf(reduce.getResult())].push_back(
-          {Constraint::Kind::Reduce, op});
-    } else if (auto transpose = dyn_cast<tile::TransposeOp>(op)) {
-      pinned[classOf(transpose.getResult())].push_back(
-          {Constraint::Kind::Transpose, op});
-    } else if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
-      pinned[classOf(expand.getResult())].push_back(
-          {Constraint::Kind::ExpandDims, op});
-    } else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
-      wished[classOf(broadcast.getInput())].push_back(
-          {Constraint::Kind::Broadcast, op});
+    } else if (auto map = dyn_cast<tile::AxisMapOpInterface>(op)) {
+      if (layoutFollowsResult(map))
+        wished[classOf(map.getMappedInput())].push_back(
+            {Constraint::Kind::FromResult, op});
+      else
+        pinned[classOf(op->getResult(0))].push_back(
+            {Constraint::Kind::FromInput, op});
     }
   });
 
@@ -137,28 +153,16 @@ LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
       auto shape = cast<RankedTensorType>(c.op->getResult(0).getType());
       return getMmaLayout(shape.getDimSize(0), shape.getDimSize(1), numWarps);
     }
-    case Constraint::Kind::Reduce: {
-      auto reduce = cast<tile::ReduceOp>(c.op);
-      if (auto in = resolvedOf(reduce.getInput()))
-        return in->drop({static_cast<int64_t>(reduce.getDim())});
+    case Constraint::Kind::FromInput: {
+      auto map = cast<tile::AxisMapOpInterface>(c.op);
+      if (auto in = resolvedOf(map.getMappedInput()))
+        return in->takeAxes(map.getResultAxisSources());
       return std::nullopt;
     }
-    case Constraint::Kind::Transpose: {
-      auto transpose = cast<tile::TransposeOp>(c.op);
-      if (auto in = resolvedOf(transpose.getInput()))
-        return in->permute(transpose.getPerm());
-      return std::nullopt;
-    }
-    case Constraint::Kind::ExpandDims: {
-      auto expand = cast<tile::ExpandDimsOp>(c.op);
-      if (auto in = resolvedOf(expand.getInput()))
-        return in->insertUnitDim(expand.getDim());
-      return std::nullopt;
-    }
-    case Constraint::Kind::Broadcast: {
-      auto broadcast = cast<tile::BroadcastOp>(c.op);
-      if (auto out = resolvedOf(broadcast.getResult()))
-        return out->drop(broadcast.getDims());
+    case Constraint::Kind::FromResult: {
+      auto map = cast<tile::AxisMapOpInterface>(c.op);
+      if (auto out = resolvedOf(c.op->getResult(0)))
+        return out->takeAxes(inputAxesInResult(map));
       return std::nullopt;
     }
     }

@@ -17,6 +17,16 @@
 
 namespace kbench::gpu_lowering {
 
+/// Whether the layout of an axis-map op flows from its result to its input:
+/// true when it creates axes whose size its consumers choose (a broadcast),
+/// so only the result can know the layout and the input takes it restricted
+/// to its own axes; false when the result's layout derives from the input's
+/// (reduce, transpose, expand_dims).
+bool layoutFollowsResult(tile::AxisMapOpInterface op);
+/// For each input axis of `op`, the result axis that carries it (-1 if none):
+/// the inverse of getResultAxisSources(), for Layout::takeAxes.
+llvm::SmallVector<int64_t> inputAxesInResult(tile::AxisMapOpInterface op);
+
 /// Which layout every tile value of a kernel gets. Values tied by elementwise
 /// ops, loop-carried values and if results form classes that share one
 /// layout; a class is pinned by a tile.mma accumulator, a reduction result or

@@ -160,6 +160,18 @@ TEST(Layout, DropKeepsTheThreadMapping) {
                                         layout.counts()[1]}));
 }
 
+// tile-assign-layouts derives the layouts of axis-map ops with takeAxes; it
+// must agree with drop, permute and insertUnitDim, which the lowering uses.
+TEST(Layout, TakeAxesIsDropPermuteAndInsertUnitDim) {
+  Layout layout = getBlockedLayout({8, 64}, 4, 4);
+  EXPECT_EQ(layout.takeAxes({0}), layout.drop({1}));
+  EXPECT_EQ(layout.takeAxes({1}), layout.drop({0}));
+  EXPECT_EQ(layout.takeAxes({1, 0}), layout.permute({1, 0}));
+  EXPECT_EQ(layout.takeAxes({0, -1, 1}), layout.insertUnitDim(1));
+  EXPECT_EQ(layout.takeAxes({-1, 0, 1}), layout.insertUnitDim(0));
+  EXPECT_EQ(layout.takeAxes({0, 1}), layout);
+}
+
 TEST(SharedEncoding, PadsRowsAndSwizzles) {
   using kbench::tile::SharedEncodingAttr;
   // Row-major 8x16 with 4 elements of padding per row.

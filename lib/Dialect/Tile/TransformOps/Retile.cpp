@@ -201,25 +201,19 @@ void DimClasses::visit(Operation *op) {
     }
     return;
   }
-  if (auto load = dyn_cast<LoadOp>(op))
-    return uniteAll(load.getResult(), load.getView(), op);
-  if (auto store = dyn_cast<StoreOp>(op))
-    return uniteAll(store.getValue(), store.getView(), op);
-  if (auto atomic = dyn_cast<AtomicAddOp>(op))
-    return uniteAll(atomic.getValue(), atomic.getView(), op);
-  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-    unsigned inputDim = 0;
-    for (int64_t dim = 0, e = broadcast.getType().getRank(); dim < e; ++dim)
-      if (!llvm::is_contained(broadcast.getDims(), dim))
-        unite(broadcast.getResult(), dim, broadcast.getInput(), inputDim++, op);
-    return;
-  }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    unsigned resultDim = 0;
-    for (int64_t dim = 0, e = reduce.getInput().getType().getRank(); dim < e;
-         ++dim)
-      if (dim != static_cast<int64_t>(reduce.getDim()))
-        unite(reduce.getInput(), dim, reduce.getResult(), resultDim++, op);
+  // The accessed tile has the view's tile shape.
+  if (auto access = dyn_cast<ViewAccessOpInterface>(op))
+    return uniteAll(access.getTile(), access.getView(), op);
+  // A mapped axis keeps its input axis's size; a new axis follows its
+  // consumers, unless the op makes it a unit axis.
+  if (auto map = dyn_cast<AxisMapOpInterface>(op)) {
+    Value result = op->getResult(0);
+    for (auto [dim, source] : llvm::enumerate(map.getResultAxisSources())) {
+      if (source != AxisMapOpInterface::kNewAxis)
+        unite(result, dim, map.getMappedInput(), source, op);
+      else if (map.insertsUnitAxes())
+        anchor(result, dim, {Anchor::Kind::Literal, {}, 1, op});
+    }
     return;
   }
   if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -228,21 +222,6 @@ void DimClasses::visit(Operation *op) {
     unite(mma.getAcc(), 1, mma.getB(), bN, op);
     unite(mma.getA(), 1 - aM, mma.getB(), 1 - bN, op);
     uniteAll(mma.getResult(), mma.getAcc(), op);
-    return;
-  }
-  if (auto transpose = dyn_cast<TransposeOp>(op)) {
-    for (auto [dim, from] : llvm::enumerate(transpose.getPerm()))
-      unite(transpose.getResult(), dim, transpose.getInput(), from, op);
-    return;
-  }
-  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    unsigned inputDim = 0;
-    for (int64_t dim = 0, e = expand.getType().getRank(); dim < e; ++dim) {
-      if (dim == static_cast<int64_t>(expand.getDim()))
-        anchor(expand.getResult(), dim, {Anchor::Kind::Literal, {}, 1, op});
-      else
-        unite(expand.getResult(), dim, expand.getInput(), inputDim++, op);
-    }
     return;
   }
   // Shapes these create are free: they follow whatever consumes them. The
@@ -308,8 +287,10 @@ void DimClasses::build(KernelOp kernel) {
 /// What fixes a literal anchor, and how to free it.
 static std::pair<std::string, std::string>
 describeLiteral(const Anchor &literal, StringRef param) {
-  if (isa<ExpandDimsOp>(literal.op))
-    return {"the unit dim tile.expand_dims inserts",
+  if (auto map = dyn_cast<AxisMapOpInterface>(literal.op);
+      map && map.insertsUnitAxes())
+    return {llvm::formatv("the unit dim {0} inserts", literal.op->getName())
+                .str(),
             llvm::formatv("leave {0} at 1", param).str()};
   return {llvm::formatv("the literal tile size of a {0}", literal.op->getName())
               .str(),

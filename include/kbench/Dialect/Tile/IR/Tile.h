@@ -24,6 +24,7 @@
 #include "kbench/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "kbench/Dialect/Tile/IR/TileEnums.h.inc"
 #include "kbench/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+#include "kbench/Dialect/Tile/IR/TileInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "kbench/Dialect/Tile/IR/TileOpsAttrs.h.inc"

@@ -10,6 +10,7 @@
 
 include "kbench/Dialect/Tile/IR/TileDialect.td"
 include "kbench/Dialect/Tile/IR/TileEnums.td"
+include "kbench/Dialect/Tile/IR/TileInterfaces.td"
 include "kbench/Dialect/Tile/IR/TileAttrs.td"
 include "kbench/Dialect/Tile/IR/TileTypes.td"
 include "mlir/IR/OpAsmInterface.td"
@@ -208,7 +209,8 @@ def Tile_TileSizeOp : Tile_Op<"tile_size", [Pure]> {
 // Memory
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
+                                  Tile_ViewAccessOpInterface]> {
   let summary = "Load one tile of a partition view";
   let description = [{
     `%x = tile.load %Xv[%m, %k] : !tile.part<64x32xf32, pad = zero> -> tensor<64x32xf32>`
@@ -222,10 +224,17 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     $view `[` $indices `]` attr-dict `:` qualified(type($view)) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // ViewAccessOpInterface
+    ::mlir::Value getTile() { return getResult(); }
+    bool writesView() { return false; }
+    bool accumulates() { return false; }
+  }];
 }
 
-class Tile_StoreLikeOp<string mnemonic, string summaryText>
-    : Tile_Op<mnemonic, [MemoryEffects<[MemWrite]>]> {
+class Tile_StoreLikeOp<string mnemonic, string summaryText, bit accumulate>
+    : Tile_Op<mnemonic, [MemoryEffects<[MemWrite]>,
+                         Tile_ViewAccessOpInterface]> {
   let summary = summaryText;
   let arguments = (ins Tile_TileTensor:$value, Tile_PartitionType:$view,
                        Variadic<Index>:$indices);
@@ -233,9 +242,16 @@ class Tile_StoreLikeOp<string mnemonic, string summaryText>
     $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` qualified(type($view))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // ViewAccessOpInterface
+    ::mlir::Value getTile() { return getValue(); }
+    bool writesView() { return true; }
+    bool accumulates() { return }] # !if(accumulate, "true", "false") # [{; }
+  }];
 }
 
-def Tile_StoreOp : Tile_StoreLikeOp<"store", "Store one tile; out-of-bounds elements are masked"> {
+def Tile_StoreOp : Tile_StoreLikeOp<"store",
+    "Store one tile; out-of-bounds elements are masked", /*accumulate=*/0> {
   let description = [{
     `tile.store %y, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>`
     writes the tile at tile coordinates `(%m, %n)`; elements past the memref's
@@ -244,7 +260,8 @@ def Tile_StoreOp : Tile_StoreLikeOp<"store", "Store one tile; out-of-bounds elem
 }
 
 def Tile_AtomicAddOp : Tile_StoreLikeOp<"atomic_add",
-    "Atomically accumulate one tile; out-of-bounds elements are masked"> {
+    "Atomically accumulate one tile; out-of-bounds elements are masked",
+    /*accumulate=*/1> {
   let description = [{
     `tile.atomic_add %p, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>`
     adds the tile into memory element by element (split-K). Coverage checks
@@ -256,7 +273,8 @@ def Tile_AtomicAddOp : Tile_StoreLikeOp<"atomic_add",
 // Tile computation
 //===----------------------------------------------------------------------===//
 
-def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface>]> {
   let summary = "Replicate a tile along new dims";
   let description = [{
     `tile.broadcast %b dims [0] : tensor<64xf32> -> tensor<32x64xf32>` adds
@@ -272,7 +290,8 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
-def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface, ["copiesElements"]>]> {
   let summary = "Reduce one dim of a tile";
   let description = [{
     `tile.reduce max %x dim 1 : tensor<4x1024xf32> -> tensor<4xf32>` combines
@@ -323,7 +342,8 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   }];
 }
 
-def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface>]> {
   let summary = "Permute the dims of a tile";
   let description = [{
     `tile.transpose %t perm [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>`:
@@ -338,7 +358,8 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface, ["insertsUnitAxes"]>]> {
   let summary = "Insert a unit dim into a tile";
   let description = [{
     `tile.expand_dims %t dim 1 : tensor<64xf32> -> tensor<64x1xf32>`.

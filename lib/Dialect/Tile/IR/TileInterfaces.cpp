@@ -1,0 +1,58 @@
+//===- TileInterfaces.cpp - Op interfaces of the tile dialect -------------===//
+//
+// The generated interface classes (TileInterfaces.td) and the ops' answers
+// that are computed rather than read off an accessor: how each shape op maps
+// its input's axes to its result's. The view-access answers are one-liners
+// in TileOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace kbench::tile;
+
+#include "kbench/Dialect/Tile/IR/TileInterfaces.cpp.inc"
+
+static int64_t rankOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getRank();
+}
+
+// `dims` lists the new result axes; the others take the input's in order.
+SmallVector<int64_t> BroadcastOp::getResultAxisSources() {
+  SmallVector<int64_t> sources;
+  int64_t next = 0;
+  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
+    sources.push_back(llvm::is_contained(getDims(), axis)
+                          ? AxisMapOpInterface::kNewAxis
+                          : next++);
+  return sources;
+}
+
+SmallVector<int64_t> TransposeOp::getResultAxisSources() {
+  return SmallVector<int64_t>(getPerm());
+}
+
+SmallVector<int64_t> ExpandDimsOp::getResultAxisSources() {
+  SmallVector<int64_t> sources;
+  int64_t dim = getDim();
+  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
+    sources.push_back(axis == dim ? AxisMapOpInterface::kNewAxis
+                                  : (axis > dim ? axis - 1 : axis));
+  return sources;
+}
+
+bool ExpandDimsOp::insertsUnitAxes() { return true; }
+
+// The reduced axis disappears; the axes after it shift down by one.
+SmallVector<int64_t> ReduceOp::getResultAxisSources() {
+  SmallVector<int64_t> sources;
+  int64_t dim = getDim();
+  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
+    sources.push_back(axis >= dim ? axis + 1 : axis);
+  return sources;
+}
+
+bool ReduceOp::copiesElements() { return false; }
