@@ -31,6 +31,13 @@ const std::vector<KnobSpec> &getKnobTable() {
        "rows of blocks per group of the grouped (L2-friendly) block order; 1 "
        "is row-major",
        "a group holds at least one row of blocks"},
+      {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
+       /*defaultValue=*/2, /*min=*/1, /*max=*/2, /*powerOfTwo=*/false,
+       "software-pipeline depth of a K loop (an attribute of its scf.for, "
+       "not a param): 1 is off, 2 double-buffers the mma operands; the "
+       "default 2 applies only to loops tile-to-gpu can pipeline",
+       "tile-to-gpu double-buffers with synchronous loads; a deeper pipeline "
+       "needs async copies (cp.async or TMA), which it does not emit yet"},
       {Knob::TileSize, "", "transform.tile.set_params", /*defaultValue=*/0,
        /*min=*/1, /*max=*/kSm90aLimits.maxKnobValue, /*powerOfTwo=*/false,
        "a tile size declared in the kernel's params (BM, BN, BK, ...)",

@@ -10,11 +10,12 @@ namespace {
 
 TEST(KnobTable, EveryKnobHasOneRow) {
   for (Knob knob : {Knob::NumWarps, Knob::VectorWidth, Knob::GroupM,
-                    Knob::TileSize})
+                    Knob::PipelineStages, Knob::TileSize})
     EXPECT_EQ(getKnobSpec(knob).knob, knob);
   EXPECT_EQ(lookupKnob("num_warps")->knob, Knob::NumWarps);
   EXPECT_EQ(lookupKnob("vector_width")->knob, Knob::VectorWidth);
   EXPECT_EQ(lookupKnob("group_m")->knob, Knob::GroupM);
+  EXPECT_EQ(lookupKnob("tile.pipeline_stages")->knob, Knob::PipelineStages);
   EXPECT_EQ(lookupKnob("BM"), nullptr); // tile sizes have no fixed name
   EXPECT_EQ(lookupKnob(""), nullptr);
 }
@@ -49,6 +50,10 @@ TEST(KnobTable, RangesOfPlainKnobsAndTileSizes) {
   EXPECT_EQ(*checkKnobValue(Knob::GroupM, 0),
             "group_m = 0 is outside 1..65536; a group holds at least one row "
             "of blocks");
+  EXPECT_FALSE(checkKnobValue(Knob::PipelineStages, 1)); // off
+  EXPECT_FALSE(checkKnobValue(Knob::PipelineStages, 2)); // double buffering
+  EXPECT_TRUE(checkKnobValue(Knob::PipelineStages, 0));
+  EXPECT_TRUE(checkKnobValue(Knob::PipelineStages, 3)); // needs async copies
   EXPECT_EQ(*checkKnobValue(Knob::TileSize, 100000, "BK"),
             "BK = 100000 is outside 1..65536; tile sizes are positive");
 }

@@ -65,14 +65,15 @@ inline constexpr TargetLimits kSm90aLimits = {
     /*maxKnobValue=*/65536,
 };
 
-/// The knobs a schedule sets, each stored as a param of the tile.kernel.
-enum class Knob { NumWarps, VectorWidth, GroupM, TileSize };
+/// The knobs a schedule sets, each stored as a param of the tile.kernel,
+/// except PipelineStages, an attribute of the K loop it concerns.
+enum class Knob { NumWarps, VectorWidth, GroupM, PipelineStages, TileSize };
 
 /// One row of the knob table.
 struct KnobSpec {
   Knob knob;
   /// The kernel param that stores it ("" for tile sizes, which have names of
-  /// their own: BM, BN, ...).
+  /// their own: BM, BN, ...), or for a per-loop knob the loop's attribute.
   const char *param;
   /// The transform op that sets it.
   const char *op;

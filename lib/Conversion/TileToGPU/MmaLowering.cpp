@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
-#include "Pipelining.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"

@@ -7,11 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+
 #include "Knobs.h"
 #include "Layout.h"
-#include "Pipelining.h"
-
 #include "kbench/Conversion/TileToGPU/Passes.h"
+#include "kbench/Support/KernelConfig.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -80,7 +81,9 @@ void kbench::gpu_lowering::planPipelining(tile::KernelOp kernel,
     if (!op->hasAttr(kPipelineStagesAttrName) &&
         isPipelinableMmaLoop(op, numWarps))
       op->setAttr(kPipelineStagesAttrName,
-                  IntegerAttr::get(IntegerType::get(op.getContext(), 64), 2));
+                  IntegerAttr::get(IntegerType::get(op.getContext(), 64),
+                                   getKnobSpec(Knob::PipelineStages)
+                                       .defaultValue));
   });
 }
 

@@ -10,7 +10,7 @@
 
 #include "AssignLayouts.h"
 #include "KernelLowering.h"
-#include "Pipelining.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"

@@ -10,6 +10,7 @@
 
 #include "KnobRules.h"
 
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
 
@@ -278,12 +279,69 @@ static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
   return std::nullopt;
 }
 
+std::optional<KnobFailure>
+kbench::transform::checkPipelinableLoop(scf::ForOp loop, StringRef what) {
+  if (gpu_lowering::getPipelinableMma(loop))
+    return std::nullopt;
+  return KnobFailure{
+      (what + ": this scf.for is not a K loop tile-to-gpu can pipeline; its "
+              "body must only load the two operands of one simt tile.mma "
+              "that accumulates into the loop's single iter_arg (match that "
+              "loop, or the kernel to set every such loop)")
+          .str(),
+      loop.getLoc(), "this scf.for"};
+}
+
+std::optional<KnobFailure>
+kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
+                                       int64_t numWarps) {
+  if (std::optional<std::string> range =
+          checkKnobValue(Knob::PipelineStages, stages))
+    return KnobFailure{*range + "; use 1 (off) or 2", loop.getLoc(),
+                       "this scf.for"};
+  if (stages == 1)
+    return std::nullopt;
+  std::string what = llvm::formatv("tile.pipeline_stages = {0}", stages);
+  if (std::optional<KnobFailure> failure = checkPipelinableLoop(loop, what))
+    return failure;
+  if (gpu_lowering::isPipelinableMmaLoop(loop, numWarps))
+    return std::nullopt;
+  ArrayRef<int64_t> acc = gpu_lowering::getPipelinableMma(loop)
+                              .getAcc()
+                              .getType()
+                              .getShape();
+  return KnobFailure{
+      llvm::formatv("{0}: the tile.mma accumulator {1} does not split into "
+                    "micro-tiles over num_warps = {2}, which the pipelined "
+                    "loop needs; use stages 1, or change num_warps or the M "
+                    "and N tile sizes",
+                    what, shapeString(acc), numWarps),
+      loop.getLoc(), "this scf.for"};
+}
+
+/// Every recorded depth must still be one the lowering accepts: set_num_warps
+/// and set_params change what isPipelinableMmaLoop says after
+/// transform.tile.pipeline has run.
+static std::optional<KnobFailure> checkPipelining(KernelOp kernel) {
+  int64_t numWarps = getKernelConfig(kernel).numWarps;
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](scf::ForOp loop) {
+    auto stages =
+        loop->getAttrOfType<IntegerAttr>(gpu_lowering::kPipelineStagesAttrName);
+    if (!failure && stages)
+      failure = checkPipelineStages(loop, stages.getInt(), numWarps);
+  });
+  return failure;
+}
+
 std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkVectorWidth(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;
   return checkBudgets(kernel);
 }

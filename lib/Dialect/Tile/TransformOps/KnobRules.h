@@ -14,6 +14,8 @@
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Support/KernelConfig.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -74,8 +76,20 @@ retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);
 
-/// Checks every stored knob (num_warps, vector_width, group_m) and the
-/// shared-memory and register estimates of `kernel` as it is now.
+/// Fails unless `loop` has the shape of a K loop tile-to-gpu can pipeline
+/// (gpu_lowering::getPipelinableMma); `what` starts the message.
+std::optional<KnobFailure> checkPipelinableLoop(mlir::scf::ForOp loop,
+                                                llvm::StringRef what);
+
+/// Whether tile-to-gpu accepts `stages` on `loop` at `numWarps` warps: the depth
+/// is in the knob table, and a depth above 1 needs isPipelinableMmaLoop.
+std::optional<KnobFailure> checkPipelineStages(mlir::scf::ForOp loop,
+                                               int64_t stages,
+                                               int64_t numWarps);
+
+/// Checks every stored knob (num_warps, vector_width, group_m, the loops'
+/// tile.pipeline_stages) and the shared-memory and register estimates of
+/// `kernel` as it is now.
 std::optional<KnobFailure> checkKnobs(tile::KernelOp kernel);
 
 } // namespace kbench::transform

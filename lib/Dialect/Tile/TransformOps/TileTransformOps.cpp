@@ -12,11 +12,14 @@
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
 
 #include "KnobRules.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -344,6 +347,94 @@ KBENCH_KNOB_OP(VectorWidthOp, knobParam(Knob::VectorWidth))
 KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 
 #undef KBENCH_KNOB_OP
+
+//===----------------------------------------------------------------------===//
+// PipelineOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelineOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void PipelineOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+PipelineOp::apply(mlir::transform::TransformRewriter &,
+                  mlir::transform::TransformResults &,
+                  mlir::transform::TransformState &state) {
+  StringRef attrName = gpu_lowering::kPipelineStagesAttrName;
+  int64_t stages = getStaticValue().value_or(0);
+  if (Value param = getDynamicValue()) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(*this, param, attrName, state, stages);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  // The target loops, by kernel; a kernel target stands for its K loops.
+  SmallVector<KernelOp> kernels;
+  llvm::MapVector<Operation *, SmallVector<Operation *>> loops;
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto kernel = dyn_cast<KernelOp>(payload);
+    if (!kernel && isa<scf::ForOp>(payload))
+      kernel = payload->getParentOfType<KernelOp>();
+    if (!kernel) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(getLoc())
+          << getOperationName() << ": target " << payload->getName()
+          << " is neither a tile.kernel nor an scf.for inside one; match the "
+             "K loop with transform.structured.match ops{[\"scf.for\"]} in "
+             "%kernel";
+      diag.attachNote(payload->getLoc()) << "target payload op";
+      return diag;
+    }
+    if (!llvm::is_contained(kernels, kernel))
+      kernels.push_back(kernel);
+    if (payload != kernel) {
+      loops[kernel].push_back(payload);
+      continue;
+    }
+    kernel.walk([&](scf::ForOp loop) {
+      if (gpu_lowering::getPipelinableMma(loop))
+        loops[kernel].push_back(loop);
+    });
+    if (loops[kernel].empty()) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(getLoc())
+          << getOperationName() << ": @" << kernel.getSymName()
+          << " has no K loop tile-to-gpu can pipeline (an scf.for whose body "
+             "only loads the two operands of one simt tile.mma accumulating "
+             "into its single iter_arg); drop the op for this kernel";
+      diag.attachNote(kernel.getLoc()) << "this kernel";
+      return diag;
+    }
+  }
+  if (kernels.empty())
+    return emitSilenceableFailure(getLoc())
+           << getOperationName()
+           << ": the target handle is empty, so the schedule matched no K "
+              "loop; check the match (ops{[\"scf.for\"]} in a tile.kernel)";
+
+  Type i64 = IntegerType::get(getContext(), 64);
+  std::string what = (attrName + " = " + Twine(stages)).str();
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        for (Operation *loop : loops[kernel]) {
+          auto forOp = cast<scf::ForOp>(loop);
+          if (auto failure = checkPipelineStages(
+                  forOp, stages, getKernelConfig(kernel).numWarps))
+            return failure;
+          if (auto failure = checkPipelinableLoop(forOp, what))
+            return failure;
+          edits.setAttr(loop, StringAttr::get(getContext(), attrName),
+                        IntegerAttr::get(i64, stages));
+        }
+        return std::nullopt;
+      });
+}
 
 //===----------------------------------------------------------------------===//
 // Extension

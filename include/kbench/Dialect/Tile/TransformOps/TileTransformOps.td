@@ -155,4 +155,41 @@ def RasterOp : Tile_TransformOp<"raster"> {
   let hasVerifier = 1;
 }
 
+def PipelineOp : Tile_TransformOp<"pipeline"> {
+  let summary = "Set the software-pipeline depth of K loops";
+  let description = [{
+    ```mlir
+    %loop = transform.structured.match ops{["scf.for"]} in %k
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.pipeline %loop stages 1 : !transform.any_op
+    ```
+    Stores `tile.pipeline_stages` on each target K loop, the attribute
+    tile-to-gpu consumes: 1 lowers a plain loop, 2 double-buffers the mma
+    operands in shared memory (docs/gpu-lowering.md). tile-plan-pipelining
+    keeps an explicit choice; without one it picks 2 for every loop it can
+    pipeline. The value is an integer or a `!transform.param<i64>`.
+
+    `%target` holds `scf.for` ops inside a `tile.kernel`, or `tile.kernel`
+    ops, which stand for all their K loops. A K loop is one tile-to-gpu can
+    pipeline: its body only loads the two operands of one simt `tile.mma`
+    that accumulates into the loop's single iter_arg. If any loop fails,
+    every loop of the handle is restored.
+
+    Fails silenceably when the handle is empty; a target is neither an
+    `scf.for` nor a `tile.kernel`, or lies outside a kernel; a target loop is
+    not a K loop, or a target kernel has none; the value is not 1 or 2 (more
+    stages need async copies, not lowered yet); or, for 2, the accumulator
+    does not split into micro-tiles over the kernel's num_warps. Later
+    set_num_warps and set_params ops recheck the recorded depths.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `stages` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD

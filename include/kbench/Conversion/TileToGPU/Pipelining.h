@@ -1,16 +1,19 @@
 //===- Pipelining.h - Which K loops are software-pipelined ------*- C++ -*-===//
 //
-// Private to lib/Conversion/TileToGPU. Software pipelining is a schedule
-// decision recorded on the loop it concerns: `tile.pipeline_stages = 2` on an
-// scf.for asks the lowering for the double-buffered K loop of MmaLowering.cpp,
-// `1` (or no attribute, once planned) for a plain loop. tile-plan-pipelining
-// marks the loops that have no decision yet with the default rule below;
-// tile-to-gpu runs it on unmarked loops and then only reads the attribute.
+// Shared by tile-to-gpu and transform.tile.pipeline, so that the op that
+// sets a loop's depth and the lowering that consumes it apply one rule.
+// Software pipelining is a schedule decision recorded on the loop it
+// concerns: `tile.pipeline_stages = 2` on an scf.for asks the lowering for
+// the double-buffered K loop of MmaLowering.cpp, `1` (or no attribute, once
+// planned) for a plain loop; the legal depths are the knob table's
+// (KernelConfig.h). tile-plan-pipelining marks the loops that have no
+// decision yet with the default rule below; tile-to-gpu runs it on unmarked
+// loops and then only reads the attribute.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KBENCH_LIB_CONVERSION_TILETOGPU_PIPELINING_H
-#define KBENCH_LIB_CONVERSION_TILETOGPU_PIPELINING_H
+#ifndef KBENCH_CONVERSION_TILETOGPU_PIPELINING_H
+#define KBENCH_CONVERSION_TILETOGPU_PIPELINING_H
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
@@ -39,4 +42,4 @@ void planPipelining(tile::KernelOp kernel, int64_t numWarps);
 
 } // namespace kbench::gpu_lowering
 
-#endif // KBENCH_LIB_CONVERSION_TILETOGPU_PIPELINING_H
+#endif // KBENCH_CONVERSION_TILETOGPU_PIPELINING_H
