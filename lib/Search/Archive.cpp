@@ -90,6 +90,15 @@ public:
 private:
   sqlite3_stmt *stmt = nullptr;
 };
+
+/// Runs a statement that returns no rows; false with the SQLite message in
+/// `error` when it fails.
+bool runToCompletion(sqlite3 *db, Statement &statement, std::string &error) {
+  if (statement.step() == SQLITE_DONE)
+    return true;
+  error = std::string("archive: ") + sqlite3_errmsg(db);
+  return false;
+}
 } // namespace
 
 bool Archive::exec(const char *sql, std::string &error) {
@@ -176,19 +185,13 @@ bool Archive::setRun(const RunRecord &run, std::string &error) {
   insert.bind(7, run.roundSize);
   insert.bind(8, run.budget);
   insert.bind(9, run.strategy);
-  if (insert.step() == SQLITE_DONE)
-    return true;
-  error = std::string("archive: ") + sqlite3_errmsg(db);
-  return false;
+  return runToCompletion(db, insert, error);
 }
 
 bool Archive::setBudget(int64_t budget, std::string &error) {
   Statement update(db, "UPDATE run SET budget = ?");
   update.bind(1, budget);
-  if (update.step() == SQLITE_DONE)
-    return true;
-  error = std::string("archive: ") + sqlite3_errmsg(db);
-  return false;
+  return runToCompletion(db, update, error);
 }
 
 bool Archive::insert(CandidateRecord &r, std::string &error) {
@@ -212,10 +215,8 @@ bool Archive::insert(CandidateRecord &r, std::string &error) {
   insert.bindOrNull(13, r.cell);
   insert.bindOrNull(14, r.bundle);
   insert.bind(15, std::optional<double>(r.compileMs));
-  if (insert.step() != SQLITE_DONE) {
-    error = std::string("archive: ") + sqlite3_errmsg(db);
+  if (!runToCompletion(db, insert, error))
     return false;
-  }
   r.id = sqlite3_last_insert_rowid(db);
   return true;
 }
@@ -238,19 +239,13 @@ bool Archive::storeEvaluation(const CandidateRecord &r, std::string &error) {
   update.bindOrNull(9, r.report);
   update.bind(10, std::optional<double>(r.evalMs));
   update.bind(11, r.id);
-  if (update.step() == SQLITE_DONE)
-    return true;
-  error = std::string("archive: ") + sqlite3_errmsg(db);
-  return false;
+  return runToCompletion(db, update, error);
 }
 
 bool Archive::finishRound(int64_t round, std::string &error) {
   Statement insert(db, "INSERT OR IGNORE INTO rounds (round) VALUES (?)");
   insert.bind(1, round);
-  if (insert.step() == SQLITE_DONE)
-    return true;
-  error = std::string("archive: ") + sqlite3_errmsg(db);
-  return false;
+  return runToCompletion(db, insert, error);
 }
 
 int64_t Archive::finishedRounds() {
