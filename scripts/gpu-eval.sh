@@ -88,27 +88,10 @@ if [ "${KBENCH_COMPILED_BASELINES:-1}" != 0 ] && [ -n "$tasks" ]; then
   trap '[ -n "$aoti_pid" ] && kill "$aoti_pid" 2>/dev/null' EXIT
 fi
 
-json_include=""
-[ -f /usr/include/nlohmann/json.hpp ] || json_include="$deps/include"
-cuda_include=/usr/local/cuda/include
-[ -f "$cuda_include/cuda.h" ] || cuda_include="$deps/include"
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
 say "torch $torch_version from $torch_prefix; building kbench-run in $build"
-cmake -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
-  -DKBENCH_RUNNER_ONLY=ON -DKBENCH_AOTI=ON -DCMAKE_PREFIX_PATH="$torch_prefix" \
-  ${json_include:+-DKBENCH_JSON_INCLUDE_DIR="$json_include"} \
-  -DKBENCH_CUDA_INCLUDE_DIR="$cuda_include" >>"$log" 2>&1 \
-  || { tail -30 "$log"; say "configure failed (log: $log)"; exit 2; }
-if ! cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1; then
-  # The AOTInductor loader is the newest dependency: retry without it, so the
-  # rest of the protocol still runs (the reports then say "unavailable").
-  say "build failed; retrying without the AOTInductor loader (-DKBENCH_AOTI=OFF)"
-  cmake -S "$root" -B "$build" -DKBENCH_AOTI=OFF >>"$log" 2>&1 &&
-    cmake --build "$build" --target kbench-run -j "$(nproc)" >>"$log" 2>&1 \
-    || { tail -40 "$log"; say "build failed (log: $log)"; exit 2; }
-fi
-run="$build/bin/kbench-run"
+run=$(BUILD_DIR="$build" KBENCH_DEPS="$deps" "$root/scripts/gpu-build-runner.sh" "$log" 2>>"$log") \
+  || { tail -40 "$log"; say "build failed (log: $log)"; exit 2; }
+grep -h "retrying without" "$log" || true
 built=$(date +%s)
 say "built in $((built - start)) s: $("$run" --version)"
 
