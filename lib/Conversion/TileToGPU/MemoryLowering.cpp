@@ -1,4 +1,7 @@
-//===- MemoryLowering.cpp - Partitions, loads, stores, shared memory ------===//
+//===- MemoryLowering.cpp - Loads, stores, atomics, layout conversions ----===//
+//
+// Patterns for tile.load, tile.store, tile.atomic_add and
+// tile.convert_layout.
 //
 // Global memory: a tile access becomes, per thread, one access per run of
 // contiguous elements it owns. An `scf.if` on "the tile lies inside the
@@ -22,83 +25,63 @@
 // (RunMode::WholeRuns) and masks only the runs at the edge; with unaligned
 // rows every run is masked, with no per-run test.
 //
-// Shared memory: one byte buffer per CTA carved into 16-byte aligned views;
-// layout conversions store a tile in one layout and read it in another.
+// A layout conversion stores the tile to shared memory in one layout and
+// reads it back in the other (SharedMemory.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "GlobalAccess.h"
+#include "SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
-static int64_t elementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+FailureOr<View> kbench::gpu_lowering::lookupView(KernelContext &ctx,
+                                                 Operation *op, Value view,
+                                                 Value memref) {
+  auto it = ctx.globalArgs.find(memref);
+  auto type = dyn_cast<tile::PartitionType>(view.getType());
+  if (it == ctx.globalArgs.end() || !type ||
+      !view.getDefiningOp<tile::PartitionOp>())
+    return op->emitOpError(
+        "takes a view that is not a tile.partition result of the "
+        "kernel body; tile-to-gpu does not carry views through "
+        "block arguments or control flow");
+  View result;
+  result.memref = memref;
+  result.dims = it->second.dims;
+  result.multiples = it->second.multiples;
+  result.tileShape = type.getShape();
+  result.pad = type.getPad();
+  result.elementType = type.getElementType();
+  return result;
 }
 
-//===----------------------------------------------------------------------===//
-// Partitions
-//===----------------------------------------------------------------------===//
-
-LogicalResult KernelLowering::lowerPartition(tile::PartitionOp op) {
-  auto arg = dyn_cast<BlockArgument>(op.getSource());
-  if (!arg || arg.getOwner()->getParentOp() != kernel.getOperation())
-    return op.emitOpError("must partition a kernel argument");
-  View view;
-  view.memref = scalars.lookup(op.getSource());
-  for (StringRef name : kernel.getArgDimNames(arg.getArgNumber())) {
-    view.dimNames.push_back(name.str());
-    view.dims.push_back(dimValues.lookup(name));
+TypedAttr kbench::gpu_lowering::getPadAttr(tile::PadKind kind, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case tile::PadKind::neg_inf:
+      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/true));
+    case tile::PadKind::pos_inf:
+      return FloatAttr::get(type, APFloat::getInf(sem));
+    case tile::PadKind::nan:
+      return FloatAttr::get(type, APFloat::getQNaN(sem));
+    default:
+      return FloatAttr::get(type, APFloat::getZero(sem));
+    }
   }
-  auto type = op.getResult().getType();
-  view.tileShape.assign(type.getShape().begin(), type.getShape().end());
-  view.pad = op.getPadKind();
-  view.elementType = type.getElementType();
-  views[op.getResult()] = std::move(view);
-  return success();
-}
-
-const View *KernelLowering::lookupView(Operation *op, Value view) {
-  auto it = views.find(view);
-  if (it != views.end())
-    return &it->second;
-  op->emitOpError("takes a view that is not a tile.partition result of the "
-                  "kernel body; tile-to-gpu does not carry views through "
-                  "block arguments or control flow");
-  return nullptr;
-}
-
-LogicalResult KernelLowering::lowerNumTiles(tile::NumTilesOp op) {
-  const View *found = lookupView(op, op.getView());
-  if (!found)
-    return failure();
-  const View &view = *found;
-  int64_t tileSize = view.tileShape[op.getDim()];
-  Value dim = view.dims[op.getDim()];
-  Value n = arith::CeilDivUIOp::create(b, op.getLoc(), dim,
-                                       constIndex(tileSize));
-  scalars.map(op.getResult(), n);
-  return success();
-}
-
-LogicalResult KernelLowering::lowerExtent(tile::ExtentOp op) {
-  const View *view = lookupView(op, op.getView());
-  if (!view)
-    return failure();
-  // The dim param of the ABI, already an index value.
-  scalars.map(op.getResult(), view->dims[op.getDim()]);
-  return success();
-}
-
-LogicalResult KernelLowering::lowerTileSize(tile::TileSizeOp op) {
-  scalars.map(op.getResult(), constIndex(op.getSize()));
-  return success();
+  return IntegerAttr::get(type, 0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -136,43 +119,30 @@ static int64_t runAlignment(int64_t elems, Type elementType) {
   return std::min<int64_t>(16, pow2 * elementBytes(elementType));
 }
 
-Value KernelLowering::divisibleBy(Value dim, int64_t divisor) {
-  Value &cached = divisibility[{dim, divisor}];
-  if (cached)
-    return cached;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(prologueEnd);
-  Location loc = kernel.getLoc();
-  Value rem = arith::RemUIOp::create(b, loc, dim, constIndex(divisor));
-  cached = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                 constIndex(0));
-  return cached;
-}
-
-static TileAccess addressTile(KernelLowering &k, const View &view,
-                              ValueRange indices, const Layout &layout,
-                              Location loc, bool checkBounds = true) {
-  OpBuilder &b = k.b;
+static TileAccess addressTile(KernelContext &k, OpBuilder &b,
+                              const View &view, ValueRange indices,
+                              const Layout &layout, Location loc,
+                              bool checkBounds = true) {
   TileAccess access;
   int64_t rank = view.tileShape.size();
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = view.tileShape[d];
-    Value start = arith::MulIOp::create(b, loc, indices[d], k.constIndex(size));
+    Value start = arith::MulIOp::create(b, loc, indices[d], k.constIndex(b, size));
     const DimLayout &dl = layout.dims[d];
     Value base = start;
     if (dl.threads() > 1) {
-      Value offset = k.threadCoord(dl);
+      Value offset = k.threadCoord(b, dl);
       if (dl.perThread > 1)
         offset = arith::MulIOp::create(b, loc, offset,
-                                       k.constIndex(dl.perThread));
+                                       k.constIndex(b, dl.perThread));
       base = arith::AddIOp::create(b, loc, start, offset);
     }
     access.base.push_back(base);
     // A dim known to be a multiple of the tile size has no partial tiles
     // (tile indices are in range: tile-verify proves it).
-    if (!checkBounds || k.knownMultiple(view.dimNames[d]) % size == 0)
+    if (!checkBounds || view.multiples[d] % size == 0)
       continue;
-    Value end = arith::AddIOp::create(b, loc, start, k.constIndex(size));
+    Value end = arith::AddIOp::create(b, loc, start, k.constIndex(b, size));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
                                        view.dims[d]);
     access.inBounds =
@@ -186,7 +156,7 @@ static TileAccess addressTile(KernelLowering &k, const View &view,
   int64_t inTile = std::gcd(run, view.tileShape.back());
   int64_t proven = inTile;
   if (rank > 1)
-    proven = std::gcd(inTile, k.knownMultiple(view.dimNames.back()));
+    proven = std::gcd(inTile, view.multiples.back());
   int64_t provenBytes = runAlignment(proven, view.elementType);
   if (provenBytes)
     access.alignment = b.getI64IntegerAttr(provenBytes);
@@ -197,30 +167,16 @@ static TileAccess addressTile(KernelLowering &k, const View &view,
   int64_t wantedBytes = runAlignment(inTile, view.elementType);
   if (checkBounds && rank > 1 && wantedBytes > provenBytes) {
     int64_t divisor = wantedBytes / elementBytes(view.elementType);
-    access.aligned = k.divisibleBy(view.dims.back(), divisor);
+    access.aligned = k.divisibleBy(b, view.dims.back(), divisor);
     access.fastAlignment = b.getI64IntegerAttr(wantedBytes);
   }
   return access;
 }
 
-/// Tile coordinates of a run: base + offsets.
-static SmallVector<Value> runCoords(KernelLowering &k,
-                                    ArrayRef<Value> base,
-                                    ArrayRef<int64_t> offsets, Location loc) {
-  SmallVector<Value> coords;
-  for (auto [value, offset] : llvm::zip(base, offsets))
-    coords.push_back(offset ? arith::AddIOp::create(k.b, loc, value,
-                                                    k.constIndex(offset))
-                                  .getResult()
-                            : value);
-  return coords;
-}
-
 /// Number of leading elements of a run inside the memref: 0 when an outer
 /// coordinate is out of bounds (create_mask clamps the rest).
-static Value runExtent(KernelLowering &k, const View &view,
+static Value runExtent(KernelContext &k, OpBuilder &b, const View &view,
                        ArrayRef<Value> coords, Location loc) {
-  OpBuilder &b = k.b;
   int64_t rank = coords.size();
   Value n = arith::SubIOp::create(b, loc, view.dims[rank - 1], coords.back());
   Value rowsOk;
@@ -230,7 +186,7 @@ static Value runExtent(KernelLowering &k, const View &view,
     rowsOk = rowsOk ? arith::AndIOp::create(b, loc, rowsOk, ok) : ok;
   }
   if (rowsOk)
-    n = arith::SelectOp::create(b, loc, rowsOk, n, k.constIndex(0));
+    n = arith::SelectOp::create(b, loc, rowsOk, n, k.constIndex(b, 0));
   return n;
 }
 
@@ -289,21 +245,18 @@ boundaryModes(const TileAccess &access, int64_t run) {
   return {Value(), {RunMode::WholeRuns}};
 }
 
-FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
-                                              ValueRange indices,
-                                              const Layout &layout) {
+FailureOr<TileValue>
+kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
+                               tile::LoadOp op, const View &view,
+                               ValueRange indices, const Layout &layout) {
   Location loc = op.getLoc();
-  const View *found = lookupView(op, op.getView());
-  if (!found)
-    return failure();
-  const View &view = *found;
   if (failed(checkRegisterBudget(op, op.getType(), layout)))
     return failure();
   Type elementType = view.elementType;
   VectorType vt = vectorType(layout, elementType);
   int64_t run = layout.innerPerThread();
   VectorType runType = VectorType::get({run}, elementType);
-  TileAccess access = addressTile(*this, view, indices, layout, loc);
+  TileAccess access = addressTile(ctx, b, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
   // The tile value with every run emitted in `mode`, at the insertion point.
@@ -319,7 +272,7 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
                   DenseElementsAttr::get(runType, cast<Attribute>(pad)))
                   .getResult();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
-      SmallVector<Value> coords = runCoords(*this, access.base, offsets, loc);
+      SmallVector<Value> coords = runCoords(ctx, b, access.base, offsets, loc);
       auto plainLoad = [&] {
         return vector::LoadOp::create(b, loc, runType, view.memref, coords,
                                       /*nontemporal=*/false,
@@ -330,7 +283,7 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
       if (mode == RunMode::Plain) {
         chunk = plainLoad();
       } else {
-        Value extent = runExtent(*this, view, coords, loc);
+        Value extent = runExtent(ctx, b, view, coords, loc);
         auto maskedLoad = [&] {
           Value mask = vector::CreateMaskOp::create(
               b, loc, VectorType::get({run}, b.getI1Type()),
@@ -344,7 +297,7 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
           chunk = maskedLoad();
         } else {
           Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                              extent, constIndex(run));
+                                              extent, ctx.constIndex(b, run));
           chunk = emitIfElse(b, loc, runType, whole, plainLoad, maskedLoad);
         }
       }
@@ -374,17 +327,6 @@ FailureOr<TileValue> KernelLowering::emitLoad(tile::LoadOp op,
   return TileValue{value, layout};
 }
 
-LogicalResult KernelLowering::lowerLoad(tile::LoadOp op) {
-  SmallVector<Value> indices;
-  for (Value index : op.getIndices())
-    indices.push_back(scalars.lookup(index));
-  FailureOr<TileValue> value = emitLoad(op, indices, layoutOf(op.getResult()));
-  if (failed(value))
-    return failure();
-  tiles[op.getResult()] = *value;
-  return success();
-}
-
 /// Emits `body` under `scf.if cond` (no results), or directly when null.
 static void emitUnder(OpBuilder &b, Location loc, Value cond,
                       function_ref<void()> body) {
@@ -396,28 +338,42 @@ static void emitUnder(OpBuilder &b, Location loc, Value cond,
   body();
 }
 
-LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
-  Location loc = op.getLoc();
-  const View *found = lookupView(op, op.getView());
-  if (!found)
-    return failure();
-  const View &view = *found;
-  // Stores work from any layout: no conversion.
-  TileValue value = tileOf(op.getValue());
+namespace {
+struct LoadLowering : KernelPattern<tile::LoadOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::LoadOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<View> view =
+        lookupView(ctx, op, op.getView(), adaptor.getView());
+    if (failed(view))
+      return failure();
+    FailureOr<TileValue> value =
+        emitLoad(ctx, rewriter, op, *view, adaptor.getIndices(),
+                 layoutOf(op.getResult()));
+    if (failed(value))
+      return failure();
+    rewriter.replaceOp(op, value->vec);
+    return success();
+  }
+};
+} // namespace
+
+/// The store of tile `value` at tile `indices` of `view`, from any layout
+/// (each element is written by one of its replicas).
+static void emitStore(KernelContext &ctx, OpBuilder &b, Location loc,
+                      const View &view, const TileValue &value,
+                      ValueRange indices) {
   const Layout &layout = value.layout;
-  SmallVector<Value> indices;
-  for (Value index : op.getIndices())
-    indices.push_back(scalars.lookup(index));
   int64_t run = layout.innerPerThread();
   int64_t n = layout.numElements();
-  Value owner = ownerPredicate(layout);
+  Value owner = ctx.ownerPredicate(b, layout);
   emitUnder(b, loc, owner, [&] {
-    TileAccess access = addressTile(*this, view, indices, layout, loc);
+    TileAccess access = addressTile(ctx, b, view, indices, layout, loc);
     // Every run stored in `mode`, at the insertion point.
     auto storeRuns = [&](RunMode mode) {
       layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
         SmallVector<Value> coords =
-            runCoords(*this, access.base, offsets, loc);
+            runCoords(ctx, b, access.base, offsets, loc);
         Value chunk = run == n ? value.vec
                                : vector::ExtractStridedSliceOp::create(
                                      b, loc, value.vec,
@@ -431,7 +387,7 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
         };
         if (mode == RunMode::Plain)
           return plainStore();
-        Value extent = runExtent(*this, view, coords, loc);
+        Value extent = runExtent(ctx, b, view, coords, loc);
         auto maskedStore = [&] {
           Value mask = vector::CreateMaskOp::create(
               b, loc, VectorType::get({run}, b.getI1Type()),
@@ -442,7 +398,7 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
         if (mode == RunMode::Masked)
           return maskedStore();
         Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                            extent, constIndex(run));
+                                            extent, ctx.constIndex(b, run));
         emitIfElse(b, loc, whole, plainStore, maskedStore);
       });
     };
@@ -461,24 +417,18 @@ LogicalResult KernelLowering::lowerStore(tile::StoreOp op) {
               [&] { storeRuns(modes[1]); });
         });
   });
-  return success();
 }
 
-LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
-  Location loc = op.getLoc();
-  const View *found = lookupView(op, op.getView());
-  if (!found)
-    return failure();
-  const View &view = *found;
-  TileValue value = tileOf(op.getValue());
+/// The atomic add of tile `value` into tile `indices` of `view`: one
+/// bounds-checked atomic per element, by one replica.
+static void emitAtomicAdd(KernelContext &ctx, OpBuilder &b, Location loc,
+                          const View &view, const TileValue &value,
+                          ValueRange indices) {
   const Layout &layout = value.layout;
-  SmallVector<Value> indices;
-  for (Value index : op.getIndices())
-    indices.push_back(scalars.lookup(index));
   bool isFloat = isa<FloatType>(view.elementType);
-  Value owner = ownerPredicate(layout);
+  Value owner = ctx.ownerPredicate(b, layout);
   emitUnder(b, loc, owner, [&] {
-    TileAccess access = addressTile(*this, view, indices, layout, loc,
+    TileAccess access = addressTile(ctx, b, view, indices, layout, loc,
                                     /*checkBounds=*/false);
     int64_t rank = view.tileShape.size();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
@@ -486,7 +436,7 @@ LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
         SmallVector<int64_t> elementOffsets(offsets);
         elementOffsets.back() += e;
         SmallVector<Value> coords =
-            runCoords(*this, access.base, elementOffsets, loc);
+            runCoords(ctx, b, access.base, elementOffsets, loc);
         Value ok;
         for (int64_t d = 0; d < rank; ++d) {
           Value inDim = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -504,164 +454,59 @@ LogicalResult KernelLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
       }
     });
   });
-  return success();
 }
 
-//===----------------------------------------------------------------------===//
-// Shared memory
-//===----------------------------------------------------------------------===//
-
-Value KernelLowering::allocShared(Type elementType, int64_t count) {
-  Location loc = kernel.getLoc();
-  MLIRContext *ctx = kernel.getContext();
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(prologueEnd);
-  if (!sharedBase)
-    sharedBase = gpu::DynamicSharedMemoryOp::create(
-        b, loc,
-        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
-  int64_t offset = llvm::alignTo(sharedBytes, 16);
-  sharedBytes = offset + count * elementBytes(elementType);
-  auto type = MemRefType::get({count}, elementType,
-                              MemRefLayoutAttrInterface(), workgroup);
-  return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(offset),
-                                ValueRange{});
-}
-
-/// Alignment in bytes of runs of `run` elements whose starts are multiples of
-/// `run` in a 16-byte aligned buffer.
-static IntegerAttr sharedAlignment(OpBuilder &b, int64_t run, Type type) {
-  int64_t bytes = std::min<int64_t>(16, run * elementBytes(type));
-  if (run == 1 || !llvm::isPowerOf2_64(bytes))
-    return {};
-  return b.getI64IntegerAttr(bytes);
-}
-
-void KernelLowering::storeToShared(const TileValue &value, Value buffer,
-                                   function_ref<Value(ValueRange)> index,
-                                   bool innerContiguous) {
-  Location loc = kernel.getLoc();
-  const Layout &layout = value.layout;
-  int64_t run = layout.innerPerThread();
-  int64_t n = layout.numElements();
-  Type elementType = cast<VectorType>(value.vec.getType()).getElementType();
-  SmallVector<Value> base;
-  for (const DimLayout &d : layout.dims) {
-    Value t = threadCoord(d);
-    base.push_back(d.perThread > 1 && d.threads() > 1
-                       ? arith::MulIOp::create(b, loc, t,
-                                               constIndex(d.perThread))
-                             .getResult()
-                       : t);
+namespace {
+struct StoreLowering : KernelPattern<tile::StoreOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::StoreOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<View> view =
+        lookupView(ctx, op, op.getView(), adaptor.getView());
+    if (failed(view))
+      return failure();
+    // Stores work from any layout: no conversion.
+    emitStore(ctx, rewriter, op.getLoc(), *view,
+              {adaptor.getValue(), layoutOf(op.getValue())},
+              adaptor.getIndices());
+    rewriter.eraseOp(op);
+    return success();
   }
-  layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
-    if (innerContiguous && run > 1) {
-      SmallVector<Value> coords = runCoords(*this, base, offsets, loc);
-      Value chunk = run == n ? value.vec
-                             : vector::ExtractStridedSliceOp::create(
-                                   b, loc, value.vec, ArrayRef<int64_t>{flat},
-                                   ArrayRef<int64_t>{run},
-                                   ArrayRef<int64_t>{1})
-                                   .getResult();
-      vector::StoreOp::create(b, loc, chunk, buffer, index(coords),
-                              /*nontemporal=*/false,
-                              sharedAlignment(b, run, elementType));
-      return;
-    }
-    for (int64_t e = 0; e < run; ++e) {
-      SmallVector<int64_t> elementOffsets(offsets);
-      if (!elementOffsets.empty())
-        elementOffsets.back() += e;
-      SmallVector<Value> coords = runCoords(*this, base, elementOffsets, loc);
-      Value element = vector::ExtractOp::create(b, loc, value.vec,
-                                                ArrayRef<int64_t>{flat + e});
-      memref::StoreOp::create(b, loc, element, buffer, index(coords));
-    }
-  });
-}
+};
 
-Value KernelLowering::loadFromShared(const Layout &layout, Type elementType,
-                                     Value buffer,
-                                     function_ref<Value(ValueRange)> index,
-                                     bool innerContiguous) {
-  Location loc = kernel.getLoc();
-  int64_t run = layout.innerPerThread();
-  VectorType vt = vectorType(layout, elementType);
-  VectorType runType = VectorType::get({run}, elementType);
-  SmallVector<Value> base;
-  for (const DimLayout &d : layout.dims) {
-    Value t = threadCoord(d);
-    base.push_back(d.perThread > 1 && d.threads() > 1
-                       ? arith::MulIOp::create(b, loc, t,
-                                               constIndex(d.perThread))
-                             .getResult()
-                       : t);
+struct AtomicAddLowering : KernelPattern<tile::AtomicAddOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::AtomicAddOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<View> view =
+        lookupView(ctx, op, op.getView(), adaptor.getView());
+    if (failed(view))
+      return failure();
+    emitAtomicAdd(ctx, rewriter, op.getLoc(), *view,
+                  {adaptor.getValue(), layoutOf(op.getValue())},
+                  adaptor.getIndices());
+    rewriter.eraseOp(op);
+    return success();
   }
-  SmallVector<Value> elements;
-  Value result;
-  layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
-    if (innerContiguous && run > 1) {
-      SmallVector<Value> coords = runCoords(*this, base, offsets, loc);
-      Value chunk = vector::LoadOp::create(
-          b, loc, runType, buffer, index(coords), /*nontemporal=*/false,
-          sharedAlignment(b, run, elementType));
-      if (run == vt.getNumElements()) {
-        result = chunk;
-        return;
-      }
-      if (!result)
-        result = ub::PoisonOp::create(b, loc, vt);
-      result = vector::InsertStridedSliceOp::create(
-          b, loc, chunk, result, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{1});
-      return;
-    }
-    for (int64_t e = 0; e < run; ++e) {
-      SmallVector<int64_t> elementOffsets(offsets);
-      if (!elementOffsets.empty())
-        elementOffsets.back() += e;
-      SmallVector<Value> coords = runCoords(*this, base, elementOffsets, loc);
-      elements.push_back(memref::LoadOp::create(b, loc, buffer, index(coords)));
-    }
-  });
-  if (!elements.empty())
-    return vector::FromElementsOp::create(b, loc, vt, elements);
-  return result;
+};
+
+/// tile.convert_layout: through shared memory (SharedMemory.h).
+struct ConvertLayoutLowering : KernelPattern<tile::ConvertLayoutOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::ConvertLayoutOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
+    rewriter.replaceOp(
+        op, convertLayout(ctx, rewriter, in, layoutOf(op.getResult()), op).vec);
+    return success();
+  }
+};
+} // namespace
+
+void kbench::gpu_lowering::populateMemoryPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreLowering, AtomicAddLowering,
+               ConvertLayoutLowering>(converter, ctx);
 }
 
-TileValue KernelLowering::convert(const TileValue &value, const Layout &to) {
-  if (value.layout == to)
-    return value;
-  Location loc = kernel.getLoc();
-  Type elementType = cast<VectorType>(value.vec.getType()).getElementType();
-  SmallVector<int64_t> shape;
-  for (const DimLayout &d : to.dims)
-    shape.push_back(d.size);
-  int64_t count = 1;
-  for (int64_t s : shape)
-    count *= s;
-  Value buffer = allocShared(elementType, count);
-  auto linear = [&](ValueRange coords) -> Value {
-    Value index = constIndex(0);
-    int64_t stride = 1;
-    for (int64_t d = coords.size() - 1; d >= 0; --d) {
-      Value term = stride == 1 ? coords[d]
-                               : arith::MulIOp::create(b, loc, coords[d],
-                                                       constIndex(stride))
-                                     .getResult();
-      index = d == static_cast<int64_t>(coords.size()) - 1
-                  ? term
-                  : arith::AddIOp::create(b, loc, index, term).getResult();
-      stride *= shape[d];
-    }
-    return index;
-  };
-  storeToShared(value, buffer, linear, /*innerContiguous=*/true);
-  barrier();
-  Value vec = loadFromShared(to, elementType, buffer, linear,
-                             /*innerContiguous=*/true);
-  if (inLoop(currentOp))
-    barrier();
-  return {vec, to};
-}

@@ -6,6 +6,10 @@
 // thread for a 128x128 tile on 8 warps) with one outer product per k: 16-byte
 // fragment loads from shared memory, then f32 FMAs.
 //
+// One pattern per impl of tile.mma (this file: simt; an impl without a
+// pattern is refused by the lowest-benefit fallback), and one for the
+// pipelined K loop.
+//
 // A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
 // only loads the two operands of one mma that accumulates into the loop's
 // single iter_arg) is software-pipelined over two shared-memory buffers: the global loads of step k+1 are issued before the
@@ -15,11 +19,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "GlobalAccess.h"
+#include "SharedMemory.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -37,10 +45,6 @@ struct MmaPlan {
 } // namespace
 
 static FailureOr<MmaPlan> planMma(tile::MmaOp op, int64_t numWarps) {
-  if (op.getImplKind() != tile::MmaImpl::simt)
-    return op.emitOpError("impl = ")
-           << tile::stringifyMmaImpl(op.getImplKind())
-           << " is not implemented by tile-to-gpu yet; use impl = simt";
   MmaPlan p;
   p.transA = op.getTransposeA();
   p.transB = op.getTransposeB();
@@ -85,27 +89,26 @@ static TileValue widen(OpBuilder &b, Location loc, TileValue value, Type type) {
 
 /// Writes operands into the k-major buffers at element offsets `baseA` and
 /// `baseB` (index values).
-static void stageOperands(KernelLowering &k, const MmaPlan &p, TileValue a,
-                          TileValue bTile, Value bufA, Value baseA, Value bufB,
-                          Value baseB) {
-  OpBuilder &b = k.b;
-  Location loc = k.kernel.getLoc();
+static void stageOperands(KernelContext &k, OpBuilder &b, const MmaPlan &p,
+                          TileValue a, TileValue bTile, Value bufA,
+                          Value baseA, Value bufB, Value baseB) {
+  Location loc = k.loc;
   auto index = [&](Value base, int64_t stride, Value kk, Value mn) -> Value {
     Value v = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, kk, k.constIndex(stride)), mn);
+        b, loc, arith::MulIOp::create(b, loc, kk, k.constIndex(b, stride)), mn);
     return arith::AddIOp::create(b, loc, base, v);
   };
   // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)).
-  k.storeToShared(
-      a, bufA,
+  storeToShared(
+      k, b, a, bufA,
       [&](ValueRange c) {
         return p.transA ? index(baseA, p.strideA, c[0], c[1])
                         : index(baseA, p.strideA, c[1], c[0]);
       },
       /*innerContiguous=*/p.transA);
   // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)).
-  k.storeToShared(
-      bTile, bufB,
+  storeToShared(
+      k, b, bTile, bufB,
       [&](ValueRange c) {
         return p.transB ? index(baseB, p.strideB, c[1], c[0])
                         : index(baseB, p.strideB, c[0], c[1]);
@@ -115,11 +118,10 @@ static void stageOperands(KernelLowering &k, const MmaPlan &p, TileValue a,
 
 /// The per-thread fragment of one k-row of a staged operand along a layout
 /// dim: runs of `perThread` elements, 16-byte loads where they fit.
-static SmallVector<Value> loadFragment(KernelLowering &k, const MmaPlan &p,
-                                       const DimLayout &dim, Value buffer,
-                                       Value rowStart) {
-  OpBuilder &b = k.b;
-  Location loc = k.kernel.getLoc();
+static SmallVector<Value> loadFragment(KernelContext &k, OpBuilder &b,
+                                       const MmaPlan &p, const DimLayout &dim,
+                                       Value buffer, Value rowStart) {
+  Location loc = k.loc;
   int64_t run = dim.perThread;
   VectorType runType = VectorType::get({run}, p.type);
   int64_t bytes = std::min<int64_t>(16, run * p.type.getIntOrFloatBitWidth() / 8);
@@ -128,11 +130,11 @@ static SmallVector<Value> loadFragment(KernelLowering &k, const MmaPlan &p,
   if (dim.threads() > 1)
     base = arith::AddIOp::create(
         b, loc, base,
-        arith::MulIOp::create(b, loc, k.threadCoord(dim), k.constIndex(run)));
+        arith::MulIOp::create(b, loc, k.threadCoord(b, dim), k.constIndex(b, run)));
   SmallVector<Value> runs;
   for (int64_t r = 0; r < dim.count(); r += run) {
     Value at = dim.offset(r) ? arith::AddIOp::create(b, loc, base,
-                                                     k.constIndex(dim.offset(r)))
+                                                     k.constIndex(b, dim.offset(r)))
                                    .getResult()
                              : base;
     runs.push_back(vector::LoadOp::create(b, loc, runType, buffer, at,
@@ -143,26 +145,25 @@ static SmallVector<Value> loadFragment(KernelLowering &k, const MmaPlan &p,
 
 /// Outer products for k in [0, count) starting at k-row `first` (index):
 /// rows[i] += a[i] * bRow.
-static void emitOuterProducts(KernelLowering &k, const MmaPlan &p, Value bufA,
-                              Value baseA, Value bufB, Value baseB,
+static void emitOuterProducts(KernelContext &k, OpBuilder &b, const MmaPlan &p,
+                              Value bufA, Value baseA, Value bufB, Value baseB,
                               Value first, int64_t count,
                               SmallVector<Value> &rows) {
-  OpBuilder &b = k.b;
-  Location loc = k.kernel.getLoc();
+  Location loc = k.loc;
   const DimLayout &rowsDim = p.acc.dims[0], &colsDim = p.acc.dims[1];
   int64_t en = colsDim.count();
   VectorType rowType = VectorType::get({en}, p.type);
   Value startA = arith::AddIOp::create(
-      b, loc, baseA, arith::MulIOp::create(b, loc, first, k.constIndex(p.strideA)));
+      b, loc, baseA, arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideA)));
   Value startB = arith::AddIOp::create(
-      b, loc, baseB, arith::MulIOp::create(b, loc, first, k.constIndex(p.strideB)));
+      b, loc, baseB, arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideB)));
   for (int64_t kk = 0; kk < count; ++kk) {
     Value rowA = arith::AddIOp::create(b, loc, startA,
-                                       k.constIndex(kk * p.strideA));
+                                       k.constIndex(b, kk * p.strideA));
     Value rowB = arith::AddIOp::create(b, loc, startB,
-                                       k.constIndex(kk * p.strideB));
-    SmallVector<Value> aRuns = loadFragment(k, p, rowsDim, bufA, rowA);
-    SmallVector<Value> bRuns = loadFragment(k, p, colsDim, bufB, rowB);
+                                       k.constIndex(b, kk * p.strideB));
+    SmallVector<Value> aRuns = loadFragment(k, b, p, rowsDim, bufA, rowA);
+    SmallVector<Value> bRuns = loadFragment(k, b, p, colsDim, bufB, rowB);
     Value bFrag = bRuns.front();
     if (bRuns.size() > 1) {
       bFrag = ub::PoisonOp::create(b, loc, rowType);
@@ -186,24 +187,23 @@ static void emitOuterProducts(KernelLowering &k, const MmaPlan &p, Value bufA,
 /// straight; longer K runs an scf.for over groups of kUnroll so that ptxas
 /// does not hoist the fragment loads of the whole tile (which cost twice the
 /// registers for a 64x64x32 tile).
-static void emitMicroKernel(KernelLowering &k, const MmaPlan &p, Value bufA,
-                            Value baseA, Value bufB, Value baseB,
+static void emitMicroKernel(KernelContext &k, OpBuilder &b, const MmaPlan &p,
+                            Value bufA, Value baseA, Value bufB, Value baseB,
                             SmallVector<Value> &rows) {
   constexpr int64_t kUnroll = 8;
-  OpBuilder &b = k.b;
-  Location loc = k.kernel.getLoc();
+  Location loc = k.loc;
   if (p.k <= kUnroll || p.k % kUnroll != 0)
-    return emitOuterProducts(k, p, bufA, baseA, bufB, baseB, k.constIndex(0),
+    return emitOuterProducts(k, b, p, bufA, baseA, bufB, baseB, k.constIndex(b, 0),
                              p.k, rows);
-  auto loop = scf::ForOp::create(b, loc, k.constIndex(0), k.constIndex(p.k),
-                                 k.constIndex(kUnroll), rows);
+  auto loop = scf::ForOp::create(b, loc, k.constIndex(b, 0), k.constIndex(b, p.k),
+                                 k.constIndex(b, kUnroll), rows);
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
     body->getTerminator()->erase();
   b.setInsertionPointToEnd(body);
   SmallVector<Value> carried(loop.getRegionIterArgs());
-  emitOuterProducts(k, p, bufA, baseA, bufB, baseB, loop.getInductionVar(),
+  emitOuterProducts(k, b, p, bufA, baseA, bufB, baseB, loop.getInductionVar(),
                     kUnroll, carried);
   scf::YieldOp::create(b, loc, carried);
   rows.assign(loop.getResults().begin(), loop.getResults().end());
@@ -231,81 +231,143 @@ static Value joinRows(OpBuilder &b, Location loc, ArrayRef<Value> rows,
   return acc;
 }
 
-LogicalResult KernelLowering::lowerMma(tile::MmaOp op) {
-  Location loc = op.getLoc();
-  FailureOr<MmaPlan> p = planMma(op, numWarps);
-  if (failed(p))
-    return failure();
-  TileValue a = widen(b, loc, tileOf(op.getA()), p->type);
-  TileValue bTile = widen(b, loc, tileOf(op.getB()), p->type);
-  TileValue acc = tileOf(op.getAcc(), p->acc);
-  Value bufA = allocShared(p->type, p->k * p->strideA);
-  Value bufB = allocShared(p->type, p->k * p->strideB);
-  Value zero = constIndex(0);
-  stageOperands(*this, *p, a, bTile, bufA, zero, bufB, zero);
-  barrier();
-  SmallVector<Value> rows = splitRows(b, loc, acc.vec, p->acc);
-  emitMicroKernel(*this, *p, bufA, zero, bufB, zero, rows);
-  if (inLoop(op))
-    barrier(); // the next staging overwrites the buffers
-  Value result =
-      joinRows(b, loc, rows, cast<VectorType>(acc.vec.getType()));
-  tiles[op.getResult()] =
-      convert({result, p->acc}, layoutOf(op.getResult()));
-  return success();
-}
+namespace {
+/// tile.mma with impl = simt.
+struct MmaSimtLowering : KernelPattern<tile::MmaOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(tile::MmaOp op) const override {
+    return op.getImplKind() == tile::MmaImpl::simt;
+  }
+  LogicalResult lower(tile::MmaOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    FailureOr<MmaPlan> p = planMma(op, ctx.numWarps);
+    if (failed(p))
+      return failure();
+    TileValue a =
+        widen(b, loc, {adaptor.getA(), layoutOf(op.getA())}, p->type);
+    TileValue bTile =
+        widen(b, loc, {adaptor.getB(), layoutOf(op.getB())}, p->type);
+    TileValue acc = convertLayout(
+        ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
+    Value bufA = ctx.allocShared(b, p->type, p->k * p->strideA);
+    Value bufB = ctx.allocShared(b, p->type, p->k * p->strideB);
+    Value zero = ctx.constIndex(b, 0);
+    stageOperands(ctx, b, *p, a, bTile, bufA, zero, bufB, zero);
+    ctx.barrier(b);
+    SmallVector<Value> rows = splitRows(b, loc, acc.vec, p->acc);
+    emitMicroKernel(ctx, b, *p, bufA, zero, bufB, zero, rows);
+    if (inLoop(op))
+      ctx.barrier(b); // the next staging overwrites the buffers
+    Value result = joinRows(b, loc, rows, cast<VectorType>(acc.vec.getType()));
+    rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
+                                         layoutOf(op.getResult()), op)
+                               .vec);
+    return success();
+  }
+};
+
+/// tile.mma with an impl no pattern of higher benefit lowers.
+struct UnsupportedMmaLowering : KernelPattern<tile::MmaOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::MmaOp op, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    return op.emitOpError("impl = ")
+           << tile::stringifyMmaImpl(op.getImplKind())
+           << " is not implemented by tile-to-gpu yet; use impl = simt";
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // The pipelined K loop
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
+/// An scf.for with `tile.pipeline_stages = 2` of the pipelinable shape
+/// (Pipelining.h): the loop, its loads and its mma in one pattern.
+struct PipelinedMmaLoopLowering : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    return getPipelineStages(op) == 2 &&
+           isPipelinableMmaLoop(op, ctx.numWarps);
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override;
+};
+} // namespace
+
+LogicalResult PipelinedMmaLoopLowering::lower(
+    scf::ForOp op, OpAdaptor adaptor,
+    ConversionPatternRewriter &rewriter) const {
+  OpBuilder &b = rewriter;
   Location loc = op.getLoc();
   tile::MmaOp mma = getPipelinableMma(op);
   auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
   auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
-  FailureOr<MmaPlan> p = planMma(mma, numWarps);
+  FailureOr<MmaPlan> p = planMma(mma, ctx.numWarps);
   if (failed(p))
     return failure();
   Layout layoutA = layoutOf(loadA.getResult());
   Layout layoutB = layoutOf(loadB.getResult());
   int64_t sizeA = p->k * p->strideA, sizeB = p->k * p->strideB;
-  Value bufA = allocShared(p->type, 2 * sizeA);
-  Value bufB = allocShared(p->type, 2 * sizeB);
+  Value bufA = ctx.allocShared(b, p->type, 2 * sizeA);
+  Value bufB = ctx.allocShared(b, p->type, 2 * sizeB);
 
-  // Loads both operand tiles of step `iv` (the body's scalar ops re-emitted
-  // with the induction variable bound to `iv`).
-  auto loadOperands = [&](Value iv) -> FailureOr<std::pair<TileValue, TileValue>> {
-    scalars.map(op.getInductionVar(), iv);
-    for (Operation &inner : op.getBody()->without_terminator())
-      if (!isa<tile::LoadOp, tile::MmaOp>(inner))
-        b.clone(inner, scalars);
-    auto mapped = [&](tile::LoadOp load) {
+  // The body's scalar ops are re-emitted per step with the induction
+  // variable bound to that step; values from outside the loop are the
+  // converted ones.
+  IRMapping mapping;
+  auto lookup = [&](Value v) {
+    if (Value mapped = mapping.lookupOrNull(v))
+      return mapped;
+    return rewriter.getRemappedValue(v);
+  };
+  // Loads both operand tiles of step `iv`.
+  auto loadOperands =
+      [&](Value iv) -> FailureOr<std::pair<TileValue, TileValue>> {
+    mapping.map(op.getInductionVar(), iv);
+    for (Operation &inner : op.getBody()->without_terminator()) {
+      if (isa<tile::LoadOp, tile::MmaOp>(inner))
+        continue;
+      for (Value operand : inner.getOperands())
+        mapping.map(operand, lookup(operand));
+      rewriter.clone(inner, mapping);
+    }
+    auto load = [&](tile::LoadOp load,
+                    const Layout &layout) -> FailureOr<TileValue> {
+      FailureOr<View> view = lookupView(ctx, load, load.getView(),
+                                        lookup(load.getView()));
+      if (failed(view))
+        return failure();
       SmallVector<Value> indices;
       for (Value index : load.getIndices())
-        indices.push_back(scalars.lookup(index));
-      return indices;
+        indices.push_back(lookup(index));
+      return emitLoad(ctx, b, load, *view, indices, layout);
     };
-    FailureOr<TileValue> a = emitLoad(loadA, mapped(loadA), layoutA);
-    FailureOr<TileValue> bv = emitLoad(loadB, mapped(loadB), layoutB);
-    if (failed(a) || failed(bv))
+    FailureOr<TileValue> a = load(loadA, layoutA);
+    if (failed(a))
+      return failure();
+    FailureOr<TileValue> bv = load(loadB, layoutB);
+    if (failed(bv))
       return failure();
     return std::make_pair(widen(b, loc, *a, p->type),
                           widen(b, loc, *bv, p->type));
   };
   auto stage = [&](std::pair<TileValue, TileValue> operands, Value buffer) {
-    Value baseA = arith::MulIOp::create(b, loc, buffer, constIndex(sizeA));
-    Value baseB = arith::MulIOp::create(b, loc, buffer, constIndex(sizeB));
-    stageOperands(*this, *p, operands.first, operands.second, bufA, baseA,
+    Value baseA =
+        arith::MulIOp::create(b, loc, buffer, ctx.constIndex(b, sizeA));
+    Value baseB =
+        arith::MulIOp::create(b, loc, buffer, ctx.constIndex(b, sizeB));
+    stageOperands(ctx, b, *p, operands.first, operands.second, bufA, baseA,
                   bufB, baseB);
   };
 
   // Both operand tiles of step `iv` if `iv < ub`, zeros otherwise: a tile
   // past the end is not masked when `requires` facts make the K dim a
   // multiple of BK, so it must not be loaded at all.
-  Value lb = scalars.lookup(op.getLowerBound());
-  Value ub = scalars.lookup(op.getUpperBound());
-  Value step = scalars.lookup(op.getStep());
+  Value lb = adaptor.getLowerBound();
+  Value ub = adaptor.getUpperBound();
+  Value step = adaptor.getStep();
   VectorType typeA = vectorType(layoutA, p->type);
   VectorType typeB = vectorType(layoutB, p->type);
   auto loadIfInRange =
@@ -335,19 +397,21 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
   auto first = loadIfInRange(lb);
   if (failed(first))
     return failure();
-  stage(*first, constIndex(0));
-  barrier();
+  stage(*first, ctx.constIndex(b, 0));
+  ctx.barrier(b);
 
-  TileValue init = tileOf(op.getInitArgs()[0], p->acc);
+  TileValue init = convertLayout(
+      ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])},
+      p->acc, op);
   SmallVector<Value> inits = splitRows(b, loc, init.vec, p->acc);
   int64_t numRows = inits.size();
-  inits.push_back(constIndex(0));
+  inits.push_back(ctx.constIndex(b, 0));
   auto loop = scf::ForOp::create(b, loc, lb, ub, step, inits);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = loop.getBody();
     if (!body->empty())
-      body->getTerminator()->erase();
+      rewriter.eraseOp(body->getTerminator());
     b.setInsertionPointToEnd(body);
     Value buffer = loop.getRegionIterArgs().back();
     // Prefetch step k+1 into registers before the FMAs of step k.
@@ -356,18 +420,31 @@ LogicalResult KernelLowering::lowerPipelinedMmaLoop(scf::ForOp op) {
     if (failed(operands))
       return failure();
     SmallVector<Value> rows(loop.getRegionIterArgs().take_front(numRows));
-    Value baseA = arith::MulIOp::create(b, loc, buffer, constIndex(sizeA));
-    Value baseB = arith::MulIOp::create(b, loc, buffer, constIndex(sizeB));
-    emitMicroKernel(*this, *p, bufA, baseA, bufB, baseB, rows);
-    Value other = arith::SubIOp::create(b, loc, constIndex(1), buffer);
+    Value baseA =
+        arith::MulIOp::create(b, loc, buffer, ctx.constIndex(b, sizeA));
+    Value baseB =
+        arith::MulIOp::create(b, loc, buffer, ctx.constIndex(b, sizeB));
+    emitMicroKernel(ctx, b, *p, bufA, baseA, bufB, baseB, rows);
+    Value other = arith::SubIOp::create(b, loc, ctx.constIndex(b, 1), buffer);
     stage(*operands, other);
-    barrier();
+    ctx.barrier(b);
     rows.push_back(other);
     scf::YieldOp::create(b, loc, rows);
   }
   SmallVector<Value> rows(loop.getResults().take_front(numRows));
-  Value result =
-      joinRows(b, loc, rows, cast<VectorType>(init.vec.getType()));
-  tiles[op.getResult(0)] = convert({result, p->acc}, layoutOf(op.getResult(0)));
+  Value result = joinRows(b, loc, rows, cast<VectorType>(init.vec.getType()));
+  rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
+                                       layoutOf(op.getResult(0)), op)
+                             .vec);
   return success();
+}
+
+void kbench::gpu_lowering::populateMmaPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  // One pattern per impl; the fallback (lowest benefit) names the impls
+  // that have none. The pipelined loop outranks the plain scf.for pattern.
+  patterns.add<MmaSimtLowering>(converter, ctx, /*benefit=*/2);
+  patterns.add<UnsupportedMmaLowering>(converter, ctx, /*benefit=*/1);
+  patterns.add<PipelinedMmaLoopLowering>(converter, ctx, /*benefit=*/2);
 }

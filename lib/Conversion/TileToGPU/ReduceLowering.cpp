@@ -10,13 +10,16 @@
 //
 // Broadcast, transpose, expand_dims, iota and splat are per-thread
 // rearrangements (vector.shuffle / vector.broadcast / constants); only a
-// layout mismatch costs a trip through shared memory.
+// layout mismatch costs a trip through shared memory (SharedMemory.h). One
+// pattern per op.
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -55,6 +58,27 @@ static Value shuffle(OpBuilder &b, Location loc, Value vec,
   return vector::ShuffleOp::create(b, loc, vec, vec, mask);
 }
 
+/// The arith op combining two values for a reduction kind.
+static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                     Value lhs, Value rhs) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  switch (kind) {
+  case tile::ReduceKind::add:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, lhs, rhs)
+                   : (Value)arith::AddIOp::create(b, loc, lhs, rhs);
+  case tile::ReduceKind::mul:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, lhs, rhs)
+                   : (Value)arith::MulIOp::create(b, loc, lhs, rhs);
+  case tile::ReduceKind::max:
+    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, lhs, rhs)
+                   : (Value)arith::MaxSIOp::create(b, loc, lhs, rhs);
+  case tile::ReduceKind::min:
+    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, lhs, rhs)
+                   : (Value)arith::MinSIOp::create(b, loc, lhs, rhs);
+  }
+  return {};
+}
+
 static gpu::AllReduceOperation gpuReduceKind(tile::ReduceKind kind,
                                              bool isFloat) {
   switch (kind) {
@@ -72,188 +96,232 @@ static gpu::AllReduceOperation gpuReduceKind(tile::ReduceKind kind,
   return gpu::AllReduceOperation::ADD;
 }
 
-LogicalResult KernelLowering::lowerReduce(tile::ReduceOp op) {
-  Location loc = op.getLoc();
-  TileValue in = tileOf(op.getInput());
-  const Layout &layout = in.layout;
-  int64_t dim = op.getDim();
-  Layout reduced = layout.drop({dim});
-  Type elementType = op.getType().getElementType();
-  bool isFloat = isa<FloatType>(elementType);
+namespace {
+struct ReduceLowering : KernelPattern<tile::ReduceOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::ReduceOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
+    const Layout &layout = in.layout;
+    int64_t dim = op.getDim();
+    Layout reduced = layout.drop({dim});
+    Type elementType = op.getType().getElementType();
+    bool isFloat = isa<FloatType>(elementType);
 
-  // 1. Per thread: one slice per position along `dim`, combined as a tree.
-  SmallVector<int64_t> counts = layout.counts(), strides = layout.countStrides();
-  SmallVector<int64_t> outCounts = reduced.counts();
-  int64_t outN = reduced.numElements();
-  SmallVector<Value> parts;
-  for (int64_t j = 0; j < counts[dim]; ++j) {
+    // 1. Per thread: one slice per position along `dim`, combined as a tree.
+    SmallVector<int64_t> counts = layout.counts(), strides = layout.countStrides();
+    SmallVector<int64_t> outCounts = reduced.counts();
+    int64_t outN = reduced.numElements();
+    SmallVector<Value> parts;
+    for (int64_t j = 0; j < counts[dim]; ++j) {
+      SmallVector<int64_t> mask;
+      for (int64_t q = 0; q < outN; ++q) {
+        SmallVector<int64_t> pos = positions(q, outCounts);
+        pos.insert(pos.begin() + dim, j);
+        mask.push_back(flatten(pos, strides));
+      }
+      parts.push_back(shuffle(b, loc, in.vec, mask));
+    }
+    while (parts.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < parts.size(); i += 2)
+        next.push_back(combine(b, loc, op.getKind(), parts[i], parts[i + 1]));
+      if (parts.size() % 2)
+        next.push_back(parts.back());
+      parts = std::move(next);
+    }
+    Value partial = parts.front();
+
+    // 2. Across the lanes that own the same reduced coordinates.
+    // One scalar reduction per element: the upstream shuffle lowering takes
+    // scalars (and vectors of at most 32 bits), not vector<4xf32>.
+    const DimLayout &dl = layout.dims[dim];
+    gpu::AllReduceOperation kind = gpuReduceKind(op.getKind(), isFloat);
+    if (dl.lanes > 1) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < outN; ++i) {
+        Value element =
+            vector::ExtractOp::create(b, loc, partial, ArrayRef<int64_t>{i});
+        if (dl.lanes == 32)
+          element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
+                                                  /*uniform=*/true);
+        else
+          element = gpu::SubgroupReduceOp::create(
+              b, loc, element, kind, /*uniform=*/true,
+              static_cast<uint32_t>(dl.lanes),
+              static_cast<uint32_t>(dl.laneStride));
+        elements.push_back(element);
+      }
+      partial = vector::FromElementsOp::create(b, loc, partial.getType(),
+                                               elements);
+    }
+
+    // 3. Across warps: every thread writes its partial, then combines the
+    // partials of the warps along `dim` in warp order.
+    if (dl.warps > 1) {
+      VectorType partialType = cast<VectorType>(partial.getType());
+      Value buffer = ctx.allocShared(b, elementType, outN * 32 * ctx.numWarps);
+      IntegerAttr align;
+      int64_t bytes = outN * elementType.getIntOrFloatBitWidth() / 8;
+      if (bytes >= 8 && llvm::isPowerOf2_64(bytes))
+        align = b.getI64IntegerAttr(std::min<int64_t>(16, bytes));
+      Value slot = arith::MulIOp::create(b, loc, ctx.threadId, ctx.constIndex(b, outN));
+      vector::StoreOp::create(b, loc, partial, buffer, slot,
+                              /*nontemporal=*/false, align);
+      ctx.barrier(b);
+      // The warp with coordinate 0 along `dim` in this thread's group.
+      Value along = arith::RemUIOp::create(
+          b, loc,
+          arith::DivUIOp::create(b, loc, ctx.warpId, ctx.constIndex(b, dl.warpStride)),
+          ctx.constIndex(b, dl.warps));
+      Value first = arith::SubIOp::create(
+          b, loc, ctx.warpId,
+          arith::MulIOp::create(b, loc, along, ctx.constIndex(b, dl.warpStride)));
+      Value acc;
+      for (int64_t w = 0; w < dl.warps; ++w) {
+        Value warp = arith::AddIOp::create(b, loc, first,
+                                           ctx.constIndex(b, w * dl.warpStride));
+        Value thread = arith::AddIOp::create(
+            b, loc, ctx.laneId, arith::MulIOp::create(b, loc, warp, ctx.constIndex(b, 32)));
+        Value at = arith::MulIOp::create(b, loc, thread, ctx.constIndex(b, outN));
+        Value v = vector::LoadOp::create(b, loc, partialType, buffer, at,
+                                         /*nontemporal=*/false, align);
+        acc = acc ? combine(b, loc, op.getKind(), acc, v) : v;
+      }
+      partial = acc;
+      if (inLoop(op))
+        ctx.barrier(b);
+    }
+    rewriter.replaceOp(op, convertLayout(ctx, b, {partial, reduced},
+                                       layoutOf(op.getResult()), op)
+                               .vec);
+    return success();
+  }
+};
+
+struct BroadcastLowering : KernelPattern<tile::BroadcastOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::BroadcastOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Layout layout = layoutOf(op.getResult());
+    if (failed(checkRegisterBudget(op, op.getType(), layout)))
+      return failure();
+    ArrayRef<int64_t> dims = op.getDims();
+    TileValue in = convertLayout(
+        ctx, b, {adaptor.getInput(), layoutOf(op.getInput())}, layout.drop(dims),
+        op);
+    SmallVector<int64_t> counts = layout.counts();
+    SmallVector<int64_t> inStrides = in.layout.countStrides();
     SmallVector<int64_t> mask;
-    for (int64_t q = 0; q < outN; ++q) {
-      SmallVector<int64_t> pos = positions(q, outCounts);
-      pos.insert(pos.begin() + dim, j);
-      mask.push_back(flatten(pos, strides));
+    for (int64_t q = 0, n = layout.numElements(); q < n; ++q) {
+      SmallVector<int64_t> pos = positions(q, counts), inPos;
+      for (auto [d, p] : llvm::enumerate(pos))
+        if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+          inPos.push_back(p);
+      mask.push_back(flatten(inPos, inStrides));
     }
-    parts.push_back(shuffle(b, loc, in.vec, mask));
+    rewriter.replaceOp(op, shuffle(b, op.getLoc(), in.vec, mask));
+    return success();
   }
-  while (parts.size() > 1) {
-    SmallVector<Value> next;
-    for (size_t i = 0; i + 1 < parts.size(); i += 2)
-      next.push_back(combine(b, loc, op.getKind(), parts[i], parts[i + 1]));
-    if (parts.size() % 2)
-      next.push_back(parts.back());
-    parts = std::move(next);
-  }
-  Value partial = parts.front();
+};
 
-  // 2. Across the lanes that own the same reduced coordinates.
-  // One scalar reduction per element: the upstream shuffle lowering takes
-  // scalars (and vectors of at most 32 bits), not vector<4xf32>.
-  const DimLayout &dl = layout.dims[dim];
-  gpu::AllReduceOperation kind = gpuReduceKind(op.getKind(), isFloat);
-  if (dl.lanes > 1) {
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < outN; ++i) {
-      Value element =
-          vector::ExtractOp::create(b, loc, partial, ArrayRef<int64_t>{i});
-      if (dl.lanes == 32)
-        element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
-                                                /*uniform=*/true);
-      else
-        element = gpu::SubgroupReduceOp::create(
-            b, loc, element, kind, /*uniform=*/true,
-            static_cast<uint32_t>(dl.lanes),
-            static_cast<uint32_t>(dl.laneStride));
-      elements.push_back(element);
+struct TransposeLowering : KernelPattern<tile::TransposeOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::TransposeOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
+    ArrayRef<int64_t> perm = op.getPerm();
+    Layout natural = in.layout.permute(perm);
+    SmallVector<int64_t> counts = natural.counts();
+    SmallVector<int64_t> inStrides = in.layout.countStrides();
+    SmallVector<int64_t> mask;
+    for (int64_t q = 0, n = natural.numElements(); q < n; ++q) {
+      SmallVector<int64_t> pos = positions(q, counts);
+      SmallVector<int64_t> inPos(pos.size());
+      for (auto [i, p] : llvm::enumerate(perm))
+        inPos[p] = pos[i];
+      mask.push_back(flatten(inPos, inStrides));
     }
-    partial = vector::FromElementsOp::create(b, loc, partial.getType(),
-                                             elements);
+    Value vec = shuffle(b, op.getLoc(), in.vec, mask);
+    rewriter.replaceOp(
+        op, convertLayout(ctx, b, {vec, natural}, layoutOf(op.getResult()), op)
+                .vec);
+    return success();
   }
+};
 
-  // 3. Across warps: every thread writes its partial, then combines the
-  // partials of the warps along `dim` in warp order.
-  if (dl.warps > 1) {
-    VectorType partialType = cast<VectorType>(partial.getType());
-    Value buffer = allocShared(elementType, outN * 32 * numWarps);
-    IntegerAttr align;
-    int64_t bytes = outN * elementType.getIntOrFloatBitWidth() / 8;
-    if (bytes >= 8 && llvm::isPowerOf2_64(bytes))
-      align = b.getI64IntegerAttr(std::min<int64_t>(16, bytes));
-    Value slot = arith::MulIOp::create(b, loc, threadId, constIndex(outN));
-    vector::StoreOp::create(b, loc, partial, buffer, slot,
-                            /*nontemporal=*/false, align);
-    barrier();
-    // The warp with coordinate 0 along `dim` in this thread's group.
-    Value along = arith::RemUIOp::create(
-        b, loc,
-        arith::DivUIOp::create(b, loc, warpId, constIndex(dl.warpStride)),
-        constIndex(dl.warps));
-    Value first = arith::SubIOp::create(
-        b, loc, warpId,
-        arith::MulIOp::create(b, loc, along, constIndex(dl.warpStride)));
-    Value acc;
-    for (int64_t w = 0; w < dl.warps; ++w) {
-      Value warp = arith::AddIOp::create(b, loc, first,
-                                         constIndex(w * dl.warpStride));
-      Value thread = arith::AddIOp::create(
-          b, loc, laneId, arith::MulIOp::create(b, loc, warp, constIndex(32)));
-      Value at = arith::MulIOp::create(b, loc, thread, constIndex(outN));
-      Value v = vector::LoadOp::create(b, loc, partialType, buffer, at,
-                                       /*nontemporal=*/false, align);
-      acc = acc ? combine(b, loc, op.getKind(), acc, v) : v;
+struct ExpandDimsLowering : KernelPattern<tile::ExpandDimsOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::ExpandDimsOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
+    rewriter.replaceOp(
+        op, convertLayout(ctx, b, {in.vec, in.layout.insertUnitDim(op.getDim())},
+                          layoutOf(op.getResult()), op)
+                .vec);
+    return success();
+  }
+};
+
+struct IotaLowering : KernelPattern<tile::IotaOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::IotaOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    Layout layout = layoutOf(op.getResult());
+    if (failed(checkRegisterBudget(op, op.getType(), layout)))
+      return failure();
+    Type elementType = op.getType().getElementType();
+    VectorType vt = vectorType(layout, elementType);
+    int64_t dim = op.getDim();
+    const DimLayout &dl = layout.dims[dim];
+    SmallVector<int64_t> counts = layout.counts();
+    SmallVector<Attribute> offsets;
+    for (int64_t q = 0, n = layout.numElements(); q < n; ++q)
+      offsets.push_back(
+          IntegerAttr::get(elementType, dl.offset(positions(q, counts)[dim])));
+    Value vec = arith::ConstantOp::create(b, loc, vt,
+                                          DenseElementsAttr::get(vt, offsets));
+    if (dl.threads() > 1) {
+      Value base = ctx.threadCoord(b, dl);
+      if (dl.perThread > 1)
+        base = arith::MulIOp::create(b, loc, base, ctx.constIndex(b, dl.perThread));
+      if (!elementType.isIndex())
+        base = arith::IndexCastOp::create(b, loc, elementType, base);
+      vec = arith::AddIOp::create(b, loc, vec,
+                                  vector::BroadcastOp::create(b, loc, vt, base));
     }
-    partial = acc;
-    if (inLoop(op))
-      barrier();
+    rewriter.replaceOp(op, vec);
+    return success();
   }
-  tiles[op.getResult()] = convert({partial, reduced}, layoutOf(op.getResult()));
-  return success();
-}
+};
 
-LogicalResult KernelLowering::lowerBroadcast(tile::BroadcastOp op) {
-  Layout layout = layoutOf(op.getResult());
-  if (failed(checkRegisterBudget(op, op.getType(), layout)))
-    return failure();
-  ArrayRef<int64_t> dims = op.getDims();
-  TileValue in = tileOf(op.getInput(), layout.drop(dims));
-  SmallVector<int64_t> counts = layout.counts();
-  SmallVector<int64_t> inStrides = in.layout.countStrides();
-  SmallVector<int64_t> mask;
-  for (int64_t q = 0, n = layout.numElements(); q < n; ++q) {
-    SmallVector<int64_t> pos = positions(q, counts), inPos;
-    for (auto [d, p] : llvm::enumerate(pos))
-      if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
-        inPos.push_back(p);
-    mask.push_back(flatten(inPos, inStrides));
+struct SplatLowering : KernelPattern<tile::SplatOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::SplatOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Layout layout = layoutOf(op.getResult());
+    if (failed(checkRegisterBudget(op, op.getType(), layout)))
+      return failure();
+    VectorType vt = vectorType(layout, op.getType().getElementType());
+    rewriter.replaceOp(op, vector::BroadcastOp::create(b, op.getLoc(), vt,
+                                                      adaptor.getValue()));
+    return success();
   }
-  tiles[op.getResult()] = {shuffle(b, op.getLoc(), in.vec, mask), layout};
-  return success();
-}
+};
+} // namespace
 
-LogicalResult KernelLowering::lowerTranspose(tile::TransposeOp op) {
-  TileValue in = tileOf(op.getInput());
-  ArrayRef<int64_t> perm = op.getPerm();
-  Layout natural = in.layout.permute(perm);
-  SmallVector<int64_t> counts = natural.counts();
-  SmallVector<int64_t> inStrides = in.layout.countStrides();
-  SmallVector<int64_t> mask;
-  for (int64_t q = 0, n = natural.numElements(); q < n; ++q) {
-    SmallVector<int64_t> pos = positions(q, counts);
-    SmallVector<int64_t> inPos(pos.size());
-    for (auto [i, p] : llvm::enumerate(perm))
-      inPos[p] = pos[i];
-    mask.push_back(flatten(inPos, inStrides));
-  }
-  Value vec = shuffle(b, op.getLoc(), in.vec, mask);
-  tiles[op.getResult()] =
-      convert({vec, natural}, layoutOf(op.getResult()));
-  return success();
-}
-
-LogicalResult KernelLowering::lowerExpandDims(tile::ExpandDimsOp op) {
-  TileValue in = tileOf(op.getInput());
-  tiles[op.getResult()] =
-      convert({in.vec, in.layout.insertUnitDim(op.getDim())},
-              layoutOf(op.getResult()));
-  return success();
-}
-
-LogicalResult KernelLowering::lowerIota(tile::IotaOp op) {
-  Location loc = op.getLoc();
-  Layout layout = layoutOf(op.getResult());
-  if (failed(checkRegisterBudget(op, op.getType(), layout)))
-    return failure();
-  Type elementType = op.getType().getElementType();
-  VectorType vt = vectorType(layout, elementType);
-  int64_t dim = op.getDim();
-  const DimLayout &dl = layout.dims[dim];
-  SmallVector<int64_t> counts = layout.counts();
-  SmallVector<Attribute> offsets;
-  for (int64_t q = 0, n = layout.numElements(); q < n; ++q)
-    offsets.push_back(
-        IntegerAttr::get(elementType, dl.offset(positions(q, counts)[dim])));
-  Value vec = arith::ConstantOp::create(b, loc, vt,
-                                        DenseElementsAttr::get(vt, offsets));
-  if (dl.threads() > 1) {
-    Value base = threadCoord(dl);
-    if (dl.perThread > 1)
-      base = arith::MulIOp::create(b, loc, base, constIndex(dl.perThread));
-    if (!elementType.isIndex())
-      base = arith::IndexCastOp::create(b, loc, elementType, base);
-    vec = arith::AddIOp::create(b, loc, vec,
-                                vector::BroadcastOp::create(b, loc, vt, base));
-  }
-  tiles[op.getResult()] = {vec, layout};
-  return success();
-}
-
-LogicalResult KernelLowering::lowerSplat(tile::SplatOp op) {
-  Layout layout = layoutOf(op.getResult());
-  if (failed(checkRegisterBudget(op, op.getType(), layout)))
-    return failure();
-  VectorType vt = vectorType(layout, op.getType().getElementType());
-  tiles[op.getResult()] = {
-      vector::BroadcastOp::create(b, op.getLoc(), vt,
-                                  scalars.lookup(op.getValue())),
-      layout};
-  return success();
+void kbench::gpu_lowering::populateReducePatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering, BroadcastLowering, TransposeLowering,
+               ExpandDimsLowering, IotaLowering, SplatLowering>(converter,
+                                                                ctx);
 }

@@ -2,25 +2,32 @@
 //
 // Builds the gpu.func of one kernel with the bundle ABI (docs/bundle.md): the
 // knobs, the arguments, the memref descriptors over global pointers, the
-// thread ids, and after the walk the shared memory (static up to 48 KB,
-// dynamic beyond). The pass puts every kernel of a module into one
-// gpu.module and drops host code.
+// thread ids (KernelContext). Then it moves the kernel body into the function
+// and applies the conversion patterns (Patterns.h) to it, and afterwards
+// sizes the shared memory (static up to 48 KB, dynamic beyond). The pass
+// puts every kernel of a module into one gpu.module and drops host code.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AssignLayouts.h"
-#include "KernelLowering.h"
+#include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
+#include "kbench/Support/KernelConfig.h"
 #include "kbench/Support/ShapeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -95,22 +102,75 @@ static Value buildGlobalMemref(OpBuilder &b, Location loc, Value ptr,
       .getResult(0);
 }
 
-LogicalResult KernelLowering::run() {
+/// Ops the lowering accepts in a kernel body: tile ops, scalar or
+/// elementwise arith/math/index/ub ops, and the scf ops that carry them;
+/// whether each one actually lowers is up to the patterns.
+static bool isAcceptedDialect(Operation *op) {
+  if (isa<arith::ArithDialect, math::MathDialect, index::IndexDialect,
+          ub::UBDialect>(op->getDialect()))
+    return op->getNumRegions() == 0;
+  return isa<tile::TileDialect>(op->getDialect()) ||
+         isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op);
+}
+
+InFlightDiagnostic kbench::gpu_lowering::emitUnsupported(Operation *op) {
+  return op->emitOpError("is not supported by tile-to-gpu (the SIMT "
+                         "lowering handles tile ops, elementwise arith/math "
+                         "on tiles, scalar arith/math/index, scf.for and "
+                         "scf.if)");
+}
+
+void kbench::gpu_lowering::populateTileToGPUPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  populateControlFlowPatterns(converter, ctx, patterns);
+  populateViewPatterns(converter, ctx, patterns);
+  populateElementwisePatterns(converter, ctx, patterns);
+  populateMemoryPatterns(converter, ctx, patterns);
+  populateReducePatterns(converter, ctx, patterns);
+  populateMmaPatterns(converter, ctx, patterns);
+}
+
+/// Whether `op` is lowered already: no tile op, no tile types, and no
+/// pipelining decision left to take.
+static bool isLowered(Operation *op) {
+  if (isa<tile::TileDialect>(op->getDialect()))
+    return false;
+  if (auto loop = dyn_cast<scf::ForOp>(op);
+      loop && loop->hasAttr(kPipelineStagesAttrName))
+    return false;
+  return llvm::none_of(op->getOperandTypes(), isTileType) &&
+         llvm::none_of(op->getResultTypes(), isTileType);
+}
+
+/// Lowers `kernel` into a gpu.func of `module`. On failure an error naming
+/// the op and the limit has been emitted and the partial function erased.
+static LogicalResult lowerKernel(tile::KernelOp kernel,
+                                 gpu::GPUModuleOp module) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
+  OpBuilder b(ctx);
 
-  // Knobs and layouts.
+  // Knobs, layouts, pipelining decisions, and what the lowering accepts.
   FailureOr<KernelKnobs> knobs = readKernelKnobs(kernel);
   if (failed(knobs))
     return failure();
-  numWarps = knobs->numWarps;
-  vectorWidth = knobs->vectorWidth;
-  groupM = knobs->groupM;
+  llvm::StringMap<int64_t> multiples;
   collectMultiples(kernel, multiples);
   if (failed(hasLayouts(kernel) ? verifyLayouts(kernel)
                                 : assignLayouts(kernel)))
     return failure();
-  planPipelining(kernel, numWarps);
+  planPipelining(kernel, knobs->numWarps);
+  Block &body = kernel.getBody().front();
+  WalkResult accepted = kernel.getBody().walk([](Operation *op) {
+    if (isAcceptedDialect(op))
+      return WalkResult::advance();
+    emitUnsupported(op);
+    return WalkResult::interrupt();
+  });
+  if (accepted.wasInterrupted())
+    return failure();
+  KernelContext context(kernel, *knobs);
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);
@@ -129,58 +189,102 @@ LogicalResult KernelLowering::run() {
     }
   }
   b.setInsertionPointToEnd(module.getBody());
-  func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
-                                FunctionType::get(ctx, argTypes, {}));
+  auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                     FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   int32_t blockSize = tile::getBlockSize(kernel);
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({blockSize, 1, 1}));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
-  // Prologue: dims, memrefs, scalars, thread ids.
-  llvm::StringMap<Value> dimArgs;
+  // Prologue: dims, memrefs, scalars, thread ids. Every kernel argument is
+  // replaced by its device value; a memref argument by its global memref,
+  // whose extents and facts the patterns find in context.globalArgs.
+  llvm::StringMap<Value> dimArgs, dimValues;
   for (auto [param, arg] : llvm::zip(abi, entry.getArguments()))
     if (param.kind == tile::KernelParam::Kind::Dim) {
       dimArgs[param.name] = arg;
       dimValues[param.name] =
           arith::IndexCastOp::create(b, loc, b.getIndexType(), arg);
     }
+  SmallVector<std::pair<BlockArgument, Value>> replacements;
   for (auto [param, arg] : llvm::zip(abi, entry.getArguments())) {
     if (param.argIndex < 0)
       continue;
-    Value kernelArg = kernel.getArgument(param.argIndex);
+    BlockArgument kernelArg = kernel.getArgument(param.argIndex);
     if (param.kind == tile::KernelParam::Kind::Memref) {
       SmallVector<Value> extents;
-      for (const std::string &dim : param.dims)
+      GlobalArg global;
+      for (const std::string &dim : param.dims) {
         extents.push_back(dimArgs.lookup(dim));
-      if (extents.empty() || llvm::is_contained(extents, Value()))
+        global.dims.push_back(dimValues.lookup(dim));
+        global.multiples.push_back(
+            multiples.lookup(dim) ? multiples.lookup(dim) : 1);
+      }
+      if (extents.empty() || llvm::is_contained(extents, Value())) {
+        func.erase();
         return kernel.emitOpError("memref argument #")
                << param.argIndex << " needs one `tile.dims` name per axis; "
                << "rank-0 memrefs are not supported by tile-to-gpu";
-      scalars.map(kernelArg,
-                  buildGlobalMemref(b, loc, arg, extents, param.type));
+      }
+      Value memref = buildGlobalMemref(b, loc, arg, extents, param.type);
+      context.globalArgs[memref] = std::move(global);
+      replacements.push_back({kernelArg, memref});
     } else if (param.type.isIndex()) {
-      scalars.map(kernelArg,
-                  arith::IndexCastOp::create(b, loc, b.getIndexType(), arg));
+      replacements.push_back(
+          {kernelArg,
+           arith::IndexCastOp::create(b, loc, b.getIndexType(), arg)});
     } else {
-      scalars.map(kernelArg, arg);
+      replacements.push_back({kernelArg, arg});
     }
   }
-  threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
-  laneId = arith::RemUIOp::create(b, loc, threadId, c32);
-  warpId = arith::DivUIOp::create(b, loc, threadId, c32);
-  // Hoisted values go before this marker; it is erased at the end.
-  prologueEnd = ub::PoisonOp::create(b, loc, b.getIndexType());
-  indexConstants[32] = c32;
+  context.emitPrologue(b);
 
-  if (failed(lowerBlock(kernel.getBody().front()))) {
+  // The body moves into the function after the prologue, then converts.
+  for (auto [kernelArg, value] : replacements)
+    kernelArg.replaceAllUsesWith(value);
+  entry.getOperations().splice(entry.end(), body.getOperations());
+  TileTypeConverter converter;
+  RewritePatternSet patterns(ctx);
+  populateTileToGPUPatterns(converter, context, patterns);
+  ConversionTarget target(*ctx);
+  // Legal once lowered; otherwise of unknown legality rather than illegal, so
+  // that an op the patterns refuse (they have reported why) or do not know
+  // (reported below) does not get the driver's generic error as well.
+  target.markUnknownOpDynamicallyLegal(
+      [](Operation *op) -> std::optional<bool> {
+        if (isLowered(op))
+          return true;
+        return std::nullopt;
+      });
+  ConversionConfig config;
+  // The patterns see the ops as written: folding a tile op or an
+  // elementwise op on constant tiles first would change what they lower.
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  DenseSet<Operation *> unlowered;
+  config.unlegalizedOps = &unlowered;
+  if (failed(applyPartialConversion(func, target, std::move(patterns),
+                                    config)) ||
+      context.hadError) {
     func.erase();
     return failure();
   }
-  prologueEnd->erase();
+  if (!unlowered.empty()) {
+    // The first op in program order that no pattern lowered.
+    func.walk([&](Operation *op) {
+      if (!unlowered.contains(op))
+        return WalkResult::advance();
+      emitUnsupported(op);
+      return WalkResult::interrupt();
+    });
+    func.erase();
+    return failure();
+  }
+  context.prologueEnd->erase();
 
   // Shared memory: static up to 48 KB, dynamic beyond.
+  int64_t sharedBytes = context.sharedBytes;
+  Value sharedBase = context.sharedBase;
   if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock) {
     func.erase();
     return kernel.emitOpError("needs ")
@@ -228,7 +332,7 @@ struct TileToGPUPass : kbench::impl::TileToGPUBase<TileToGPUPass> {
         gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     bool ok = true;
     for (tile::KernelOp kernel : kernels)
-      ok &= succeeded(KernelLowering(kernel, gpuModule).run());
+      ok &= succeeded(lowerKernel(kernel, gpuModule));
     if (!ok)
       return signalPassFailure();
     for (tile::KernelOp kernel : kernels)

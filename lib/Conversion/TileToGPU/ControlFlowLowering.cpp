@@ -1,0 +1,129 @@
+//===- ControlFlowLowering.cpp - scf.for, scf.if and the kernel's end -----===//
+//
+// Patterns for the structured control flow that carries tiles: an scf.for
+// or scf.if with tile results becomes the same op over the per-thread
+// vectors (its regions are moved over and their block arguments converted by
+// the driver), its scf.yield yields the converted values, and tile.return
+// becomes gpu.return. Views (`!tile.part`) are not carried through control
+// flow: each names a kernel argument, which a block argument could not.
+//
+// An scf.for with a `tile.pipeline_stages` decision other than 1 is the
+// pipelined K loop of MmaLowering.cpp when it has that shape; otherwise it
+// is refused here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+/// The error for control flow that carries a view, or success.
+static LogicalResult checkNoViews(Operation *op) {
+  if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<tile::PartitionType>))
+    return op->emitOpError("carries a tile view (!tile.part) through control "
+                           "flow; tile-to-gpu needs every view to be a "
+                           "tile.partition of the kernel body");
+  return success();
+}
+
+namespace {
+/// A plain (not pipelined) loop.
+struct ForLowering : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    return getPipelineStages(op) == 1;
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkNoViews(op)))
+      return failure();
+    auto newFor = scf::ForOp::create(
+        rewriter, op.getLoc(), adaptor.getLowerBound(),
+        adaptor.getUpperBound(), adaptor.getStep(), adaptor.getInitArgs());
+    rewriter.eraseBlock(newFor.getBody());
+    rewriter.inlineRegionBefore(op.getRegion(), newFor.getRegion(),
+                                newFor.getRegion().end());
+    if (failed(rewriter.convertRegionTypes(&newFor.getRegion(),
+                                           *getTypeConverter())))
+      return op.emitOpError("has a tile iter_arg tile-to-gpu cannot lower");
+    rewriter.replaceOp(op, newFor.getResults());
+    return success();
+  }
+};
+
+/// A loop with a pipelining decision the lowering cannot honour (the
+/// pipelined pattern, of higher benefit, took the ones it can).
+struct UnsupportedPipelineLowering : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    return getPipelineStages(op) != 1;
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    if (failed(checkNoViews(op)))
+      return failure();
+    return op.emitOpError(kPipelineStagesAttrName)
+           << " = " << getPipelineStages(op) << " is not supported: "
+           << "tile-to-gpu pipelines with 2 stages a K loop whose body only "
+           << "loads the two operands of one simt tile.mma accumulating into "
+           << "the loop's single iter_arg";
+  }
+};
+
+struct IfLowering : KernelPattern<scf::IfOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(scf::IfOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkNoViews(op)))
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
+      return op.emitOpError("has a tile result tile-to-gpu cannot lower");
+    bool hasElse = !op.getElseRegion().empty();
+    auto newIf = scf::IfOp::create(rewriter, op.getLoc(), types,
+                                   adaptor.getCondition(), hasElse);
+    for (auto [from, to] : {std::pair(&op.getThenRegion(),
+                                      &newIf.getThenRegion()),
+                            std::pair(&op.getElseRegion(),
+                                      &newIf.getElseRegion())}) {
+      if (from->empty())
+        continue;
+      rewriter.eraseBlock(&to->front());
+      rewriter.inlineRegionBefore(*from, *to, to->end());
+    }
+    rewriter.replaceOp(op, newIf.getResults());
+    return success();
+  }
+};
+
+struct YieldLowering : KernelPattern<scf::YieldOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(scf::YieldOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+struct ReturnLowering : KernelPattern<tile::ReturnOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::ReturnOp op, OpAdaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+} // namespace
+
+void kbench::gpu_lowering::populateControlFlowPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  patterns.add<ForLowering, UnsupportedPipelineLowering, IfLowering,
+               YieldLowering, ReturnLowering>(converter, ctx);
+}

@@ -1,0 +1,111 @@
+//===- KernelContext.h - Per-kernel facts the lowering patterns share -*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToGPU. The conversion patterns of tile-to-gpu
+// (Patterns.h) are stateless about values: what a tile value lowered to is
+// the converted value the conversion driver hands them (TypeConverter.h).
+// What they do share is a handful of facts about the one kernel being
+// lowered, gathered here: the knobs, the thread ids, the kernel ABI (the
+// global memref of every memref argument, with its extents and what
+// `requires` facts say about them), the prologue where loop-invariant values
+// are hoisted (and cached), the shared-memory allocator, and whether a
+// pattern already reported an error.
+//
+// It holds no lowering logic and no map from tile values: a new op or layout
+// never edits this file. Include graph (acyclic): KernelContext.h includes
+// Knobs.h and Layout.h; TypeConverter.h includes Layout.h; Patterns.h
+// includes both; SharedMemory.h and MemoryLowering.h include Patterns.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
+#define KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
+
+#include "Knobs.h"
+#include "Layout.h"
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <tuple>
+
+namespace kbench::gpu_lowering {
+
+/// A memref argument of the kernel as the device code sees it: what a
+/// `tile.partition` of it lowers to and what addressing its tiles needs.
+struct GlobalArg {
+  /// The extents (index values of the dim params), outermost first.
+  llvm::SmallVector<mlir::Value> dims;
+  /// What `requires` facts make each extent a multiple of (1 if nothing).
+  llvm::SmallVector<int64_t> multiples;
+};
+
+/// The per-kernel facts the lowering patterns of one tile.kernel share.
+class KernelContext {
+public:
+  KernelContext(tile::KernelOp kernel, const KernelKnobs &knobs);
+
+  mlir::MLIRContext *mlirContext;
+  /// The location of hoisted values and of the ops helpers emit (the
+  /// kernel's).
+  mlir::Location loc;
+  int64_t numWarps, vectorWidth, groupM;
+
+  //===--- Prologue (built by the pass before the patterns run) ----------===//
+  /// Emits the thread, lane and warp ids and the prologue marker at the
+  /// insertion point.
+  void emitPrologue(mlir::OpBuilder &b);
+  mlir::Value threadId, laneId, warpId;
+  /// Hoisted values go right before this op, which ends the prologue.
+  mlir::Operation *prologueEnd = nullptr;
+  /// The global memref of every memref argument (keyed by that memref).
+  llvm::DenseMap<mlir::Value, GlobalArg> globalArgs;
+
+  /// An index constant in the prologue (cached).
+  mlir::Value constIndex(mlir::OpBuilder &b, int64_t value);
+  /// The coordinate t(d) of this thread along a layout dim (hoisted, cached).
+  mlir::Value threadCoord(mlir::OpBuilder &b, const DimLayout &dim);
+  /// i1 that is true on exactly one replica of every element of `layout`,
+  /// or null when the layout has no replicas (at the insertion point).
+  mlir::Value ownerPredicate(mlir::OpBuilder &b, const Layout &layout);
+  /// i1 `dim % divisor == 0`, in the prologue (cached): the run-time
+  /// alignment check of versioned global accesses.
+  mlir::Value divisibleBy(mlir::OpBuilder &b, mlir::Value dim,
+                          int64_t divisor);
+  /// A CTA-wide barrier (gpu.barrier) at the insertion point.
+  void barrier(mlir::OpBuilder &b);
+
+  //===--- Shared memory -------------------------------------------------===//
+  /// A shared-memory buffer of `count` elements, 16-byte aligned, carved out
+  /// of the one byte buffer of the CTA (its view is hoisted).
+  mlir::Value allocShared(mlir::OpBuilder &b, mlir::Type elementType,
+                          int64_t count);
+  /// The byte buffer all allocations are views of (null if none), and the
+  /// bytes allocated so far; the pass sizes the buffer after the patterns.
+  mlir::Value sharedBase;
+  int64_t sharedBytes = 0;
+
+  //===--- Errors --------------------------------------------------------===//
+  /// Set once a pattern has reported an error: the conversion then stops
+  /// lowering (every later pattern declines) and the pass fails.
+  bool hadError = false;
+
+private:
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, mlir::Value> coords;
+  llvm::DenseMap<int64_t, mlir::Value> indexConstants;
+  llvm::DenseMap<std::pair<mlir::Value, int64_t>, mlir::Value> divisibility;
+};
+
+/// Bytes of one element of `type` in memory (index: 8).
+int64_t elementBytes(mlir::Type type);
+
+/// Whether `op` is nested in a loop (its shared-memory scratch must then be
+/// fenced before the next iteration overwrites it).
+bool inLoop(mlir::Operation *op);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H

@@ -1,0 +1,49 @@
+//===- SharedMemory.h - Tiles through shared memory -------------*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToGPU: writing the per-thread elements of a
+// tile into a shared-memory buffer and reading them back in another layout.
+// Used by tile.convert_layout (MemoryLowering.cpp), the patterns whose
+// natural result layout differs from the assigned one (ReduceLowering.cpp,
+// MmaLowering.cpp) and the staging of tile.mma operands.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
+#define KBENCH_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
+
+#include "Patterns.h"
+
+namespace kbench::gpu_lowering {
+
+/// Tile coordinates of a run: `base` + `offsets` per dim.
+llvm::SmallVector<mlir::Value> runCoords(KernelContext &ctx,
+                                         mlir::OpBuilder &b,
+                                         llvm::ArrayRef<mlir::Value> base,
+                                         llvm::ArrayRef<int64_t> offsets,
+                                         mlir::Location loc);
+
+/// Writes the elements of `value` into `buffer` at `index(coords)`, one
+/// vector.store per run when `innerContiguous` (the index grows by one along
+/// the innermost dim), else one memref.store per element.
+void storeToShared(KernelContext &ctx, mlir::OpBuilder &b,
+                   const TileValue &value, mlir::Value buffer,
+                   llvm::function_ref<mlir::Value(mlir::ValueRange)> index,
+                   bool innerContiguous);
+
+/// Reads a tile in `layout` from `buffer` at `index(coords)`.
+mlir::Value
+loadFromShared(KernelContext &ctx, mlir::OpBuilder &b, const Layout &layout,
+               mlir::Type elementType, mlir::Value buffer,
+               llvm::function_ref<mlir::Value(mlir::ValueRange)> index,
+               bool innerContiguous);
+
+/// `value` in layout `to`: itself when the layouts agree, else through a
+/// shared-memory scratch buffer (fenced again after the read when `user`, the
+/// op being lowered, is in a loop).
+TileValue convertLayout(KernelContext &ctx, mlir::OpBuilder &b,
+                        const TileValue &value, const Layout &to,
+                        mlir::Operation *user);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
