@@ -44,8 +44,8 @@ struct ForLowering : KernelPattern<scf::ForOp> {
     if (failed(checkNoViews(op)))
       return failure();
     auto newFor = scf::ForOp::create(
-        rewriter, op.getLoc(), adaptor.getLowerBound(),
-        adaptor.getUpperBound(), adaptor.getStep(), adaptor.getInitArgs());
+        rewriter, op.getLoc(), adaptor.getLowerBound(), adaptor.getUpperBound(),
+        adaptor.getStep(), adaptor.getInitArgs());
     rewriter.eraseBlock(newFor.getBody());
     rewriter.inlineRegionBefore(op.getRegion(), newFor.getRegion(),
                                 newFor.getRegion().end());
@@ -88,10 +88,9 @@ struct IfLowering : KernelPattern<scf::IfOp> {
     bool hasElse = !op.getElseRegion().empty();
     auto newIf = scf::IfOp::create(rewriter, op.getLoc(), types,
                                    adaptor.getCondition(), hasElse);
-    for (auto [from, to] : {std::pair(&op.getThenRegion(),
-                                      &newIf.getThenRegion()),
-                            std::pair(&op.getElseRegion(),
-                                      &newIf.getElseRegion())}) {
+    for (auto [from, to] :
+         {std::pair(&op.getThenRegion(), &newIf.getThenRegion()),
+          std::pair(&op.getElseRegion(), &newIf.getElseRegion())}) {
       if (from->empty())
         continue;
       rewriter.eraseBlock(&to->front());

@@ -47,8 +47,8 @@ struct ElementwiseLowering : ConversionPattern {
       return op->emitOpError("has no tile result; tile-to-gpu lowers "
                              "elementwise ops whose results are tiles");
     Layout layout = layoutOf(anchor);
-    if (failed(checkRegisterBudget(
-            op, cast<RankedTensorType>(anchor.getType()), layout)))
+    if (failed(checkRegisterBudget(op, cast<RankedTensorType>(anchor.getType()),
+                                   layout)))
       return failure();
     SmallVector<Type> types;
     for (Type type : op->getResultTypes())

@@ -20,8 +20,9 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 KernelContext::KernelContext(tile::KernelOp kernel, const KernelKnobs &knobs)
-    : mlirContext(kernel.getContext()), loc(kernel.getLoc()), numWarps(knobs.numWarps),
-      vectorWidth(knobs.vectorWidth), groupM(knobs.groupM) {}
+    : mlirContext(kernel.getContext()), loc(kernel.getLoc()),
+      numWarps(knobs.numWarps), vectorWidth(knobs.vectorWidth),
+      groupM(knobs.groupM) {}
 
 void KernelContext::emitPrologue(OpBuilder &b) {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -44,8 +45,8 @@ Value KernelContext::constIndex(OpBuilder &b, int64_t value) {
 }
 
 Value KernelContext::threadCoord(OpBuilder &b, const DimLayout &dim) {
-  auto key = std::make_tuple(dim.lanes, dim.laneStride, dim.warps,
-                             dim.warpStride);
+  auto key =
+      std::make_tuple(dim.lanes, dim.laneStride, dim.warps, dim.warpStride);
   Value &cached = coords[key];
   if (cached)
     return cached;
@@ -107,8 +108,8 @@ void KernelContext::barrier(OpBuilder &b) { gpu::BarrierOp::create(b, loc); }
 
 Value KernelContext::allocShared(OpBuilder &b, Type elementType,
                                  int64_t count) {
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(prologueEnd);
   if (!sharedBase)
@@ -118,10 +119,10 @@ Value KernelContext::allocShared(OpBuilder &b, Type elementType,
                         MemRefLayoutAttrInterface(), workgroup));
   int64_t offset = llvm::alignTo(sharedBytes, 16);
   sharedBytes = offset + count * elementBytes(elementType);
-  auto type = MemRefType::get({count}, elementType,
-                              MemRefLayoutAttrInterface(), workgroup);
-  return memref::ViewOp::create(b, loc, type, sharedBase,
-                                constIndex(b, offset), ValueRange{});
+  auto type = MemRefType::get({count}, elementType, MemRefLayoutAttrInterface(),
+                              workgroup);
+  return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(b, offset),
+                                ValueRange{});
 }
 
 int64_t kbench::gpu_lowering::elementBytes(Type type) {

@@ -1,4 +1,4 @@
-//===- KernelContext.h - Per-kernel facts the lowering patterns share -*- C++ -*-===//
+//===- KernelContext.h - Per-kernel facts of the lowering -------*- C++ -*-===//
 //
 // Private to lib/Conversion/TileToGPU. The conversion patterns of tile-to-gpu
 // (Patterns.h) are stateless about values: what a tile value lowered to is
@@ -11,9 +11,8 @@
 // pattern already reported an error.
 //
 // It holds no lowering logic and no map from tile values: a new op or layout
-// never edits this file. Include graph (acyclic): KernelContext.h includes
-// Knobs.h and Layout.h; TypeConverter.h includes Layout.h; Patterns.h
-// includes both; SharedMemory.h and MemoryLowering.h include Patterns.h.
+// never edits this file. It includes only Knobs.h and Layout.h (the include
+// graph of the lowering is in Patterns.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,8 +72,7 @@ public:
   mlir::Value ownerPredicate(mlir::OpBuilder &b, const Layout &layout);
   /// i1 `dim % divisor == 0`, in the prologue (cached): the run-time
   /// alignment check of versioned global accesses.
-  mlir::Value divisibleBy(mlir::OpBuilder &b, mlir::Value dim,
-                          int64_t divisor);
+  mlir::Value divisibleBy(mlir::OpBuilder &b, mlir::Value dim, int64_t divisor);
   /// A CTA-wide barrier (gpu.barrier) at the insertion point.
   void barrier(mlir::OpBuilder &b);
 

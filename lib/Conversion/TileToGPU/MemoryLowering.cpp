@@ -91,13 +91,13 @@ TypedAttr kbench::gpu_lowering::getPadAttr(tile::PadKind kind, Type type) {
 namespace {
 /// Per-access addressing of one tile of a view for one layout.
 struct TileAccess {
-  SmallVector<Value> base; // tile start + t(d) * perThread(d), per dim
-  Value inBounds;          // the whole tile lies inside the memref; null
-                           // when `requires` facts prove it for every tile
-  IntegerAttr alignment;   // bytes, when provable (valid on every path)
-  Value aligned;           // run-time `dim % run == 0` on the innermost dim;
-                           // null when nothing better than `alignment` is
-                           // reachable by checking it
+  SmallVector<Value> base;   // tile start + t(d) * perThread(d), per dim
+  Value inBounds;            // the whole tile lies inside the memref; null
+                             // when `requires` facts prove it for every tile
+  IntegerAttr alignment;     // bytes, when provable (valid on every path)
+  Value aligned;             // run-time `dim % run == 0` on the innermost dim;
+                             // null when nothing better than `alignment` is
+                             // reachable by checking it
   IntegerAttr fastAlignment; // bytes on the fast path (under `aligned`)
 
   /// Condition of the plain vector access path; null when it always runs.
@@ -119,15 +119,15 @@ static int64_t runAlignment(int64_t elems, Type elementType) {
   return std::min<int64_t>(16, pow2 * elementBytes(elementType));
 }
 
-static TileAccess addressTile(KernelContext &k, OpBuilder &b,
-                              const View &view, ValueRange indices,
-                              const Layout &layout, Location loc,
-                              bool checkBounds = true) {
+static TileAccess addressTile(KernelContext &k, OpBuilder &b, const View &view,
+                              ValueRange indices, const Layout &layout,
+                              Location loc, bool checkBounds = true) {
   TileAccess access;
   int64_t rank = view.tileShape.size();
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = view.tileShape[d];
-    Value start = arith::MulIOp::create(b, loc, indices[d], k.constIndex(b, size));
+    Value start =
+        arith::MulIOp::create(b, loc, indices[d], k.constIndex(b, size));
     const DimLayout &dl = layout.dims[d];
     Value base = start;
     if (dl.threads() > 1) {
@@ -145,9 +145,9 @@ static TileAccess addressTile(KernelContext &k, OpBuilder &b,
     Value end = arith::AddIOp::create(b, loc, start, k.constIndex(b, size));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
                                        view.dims[d]);
-    access.inBounds =
-        access.inBounds ? arith::AndIOp::create(b, loc, access.inBounds, fits)
-                        : fits;
+    access.inBounds = access.inBounds
+                          ? arith::AndIOp::create(b, loc, access.inBounds, fits)
+                          : fits;
   }
   // Alignment of each run start: run starts within a tile row are multiples
   // of the run length and of the innermost tile size; a row starts at a
@@ -343,8 +343,7 @@ struct LoadLowering : KernelPattern<tile::LoadOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::LoadOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<View> view =
-        lookupView(ctx, op, op.getView(), adaptor.getView());
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();
     FailureOr<TileValue> value =
@@ -374,13 +373,12 @@ static void emitStore(KernelContext &ctx, OpBuilder &b, Location loc,
       layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
         SmallVector<Value> coords =
             runCoords(ctx, b, access.base, offsets, loc);
-        Value chunk = run == n ? value.vec
-                               : vector::ExtractStridedSliceOp::create(
-                                     b, loc, value.vec,
-                                     ArrayRef<int64_t>{flat},
-                                     ArrayRef<int64_t>{run},
-                                     ArrayRef<int64_t>{1})
-                                     .getResult();
+        Value chunk = run == n
+                          ? value.vec
+                          : vector::ExtractStridedSliceOp::create(
+                                b, loc, value.vec, ArrayRef<int64_t>{flat},
+                                ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1})
+                                .getResult();
         auto plainStore = [&] {
           vector::StoreOp::create(b, loc, chunk, view.memref, coords,
                                   /*nontemporal=*/false, access.fastAlignment);
@@ -446,10 +444,10 @@ static void emitAtomicAdd(KernelContext &ctx, OpBuilder &b, Location loc,
         Value element = vector::ExtractOp::create(b, loc, value.vec,
                                                   ArrayRef<int64_t>{flat + e});
         emitUnder(b, loc, ok, [&] {
-          memref::AtomicRMWOp::create(
-              b, loc,
-              isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
-              element, view.memref, coords);
+          memref::AtomicRMWOp::create(b, loc,
+                                      isFloat ? arith::AtomicRMWKind::addf
+                                              : arith::AtomicRMWKind::addi,
+                                      element, view.memref, coords);
         });
       }
     });
@@ -461,8 +459,7 @@ struct StoreLowering : KernelPattern<tile::StoreOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::StoreOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<View> view =
-        lookupView(ctx, op, op.getView(), adaptor.getView());
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();
     // Stores work from any layout: no conversion.
@@ -478,8 +475,7 @@ struct AtomicAddLowering : KernelPattern<tile::AtomicAddOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::AtomicAddOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<View> view =
-        lookupView(ctx, op, op.getView(), adaptor.getView());
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();
     emitAtomicAdd(ctx, rewriter, op.getLoc(), *view,
@@ -509,4 +505,3 @@ void kbench::gpu_lowering::populateMemoryPatterns(
   patterns.add<LoadLowering, StoreLowering, AtomicAddLowering,
                ConvertLayoutLowering>(converter, ctx);
 }
-

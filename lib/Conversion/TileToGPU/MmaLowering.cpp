@@ -12,10 +12,11 @@
 //
 // A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
 // only loads the two operands of one mma that accumulates into the loop's
-// single iter_arg) is software-pipelined over two shared-memory buffers: the global loads of step k+1 are issued before the
-// FMAs of step k and stored to the other buffer after them, with one barrier
-// per step. Every load is guarded by `k < ub`: a tile past the end is not
-// masked when `requires` facts make the K dim a multiple of BK.
+// single iter_arg) is software-pipelined over two shared-memory buffers: the
+// global loads of step k+1 are issued before the FMAs of step k and stored to
+// the other buffer after them, with one barrier per step. Every load is guarded
+// by `k < ub`: a tile past the end is not masked when `requires` facts make the
+// K dim a multiple of BK.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,8 +91,8 @@ static TileValue widen(OpBuilder &b, Location loc, TileValue value, Type type) {
 /// Writes operands into the k-major buffers at element offsets `baseA` and
 /// `baseB` (index values).
 static void stageOperands(KernelContext &k, OpBuilder &b, const MmaPlan &p,
-                          TileValue a, TileValue bTile, Value bufA,
-                          Value baseA, Value bufB, Value baseB) {
+                          TileValue a, TileValue bTile, Value bufA, Value baseA,
+                          Value bufB, Value baseB) {
   Location loc = k.loc;
   auto index = [&](Value base, int64_t stride, Value kk, Value mn) -> Value {
     Value v = arith::AddIOp::create(
@@ -124,17 +125,19 @@ static SmallVector<Value> loadFragment(KernelContext &k, OpBuilder &b,
   Location loc = k.loc;
   int64_t run = dim.perThread;
   VectorType runType = VectorType::get({run}, p.type);
-  int64_t bytes = std::min<int64_t>(16, run * p.type.getIntOrFloatBitWidth() / 8);
+  int64_t bytes =
+      std::min<int64_t>(16, run * p.type.getIntOrFloatBitWidth() / 8);
   IntegerAttr align = run > 1 ? b.getI64IntegerAttr(bytes) : IntegerAttr();
   Value base = rowStart;
   if (dim.threads() > 1)
-    base = arith::AddIOp::create(
-        b, loc, base,
-        arith::MulIOp::create(b, loc, k.threadCoord(b, dim), k.constIndex(b, run)));
+    base = arith::AddIOp::create(b, loc, base,
+                                 arith::MulIOp::create(b, loc,
+                                                       k.threadCoord(b, dim),
+                                                       k.constIndex(b, run)));
   SmallVector<Value> runs;
   for (int64_t r = 0; r < dim.count(); r += run) {
-    Value at = dim.offset(r) ? arith::AddIOp::create(b, loc, base,
-                                                     k.constIndex(b, dim.offset(r)))
+    Value at = dim.offset(r) ? arith::AddIOp::create(
+                                   b, loc, base, k.constIndex(b, dim.offset(r)))
                                    .getResult()
                              : base;
     runs.push_back(vector::LoadOp::create(b, loc, runType, buffer, at,
@@ -154,14 +157,16 @@ static void emitOuterProducts(KernelContext &k, OpBuilder &b, const MmaPlan &p,
   int64_t en = colsDim.count();
   VectorType rowType = VectorType::get({en}, p.type);
   Value startA = arith::AddIOp::create(
-      b, loc, baseA, arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideA)));
+      b, loc, baseA,
+      arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideA)));
   Value startB = arith::AddIOp::create(
-      b, loc, baseB, arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideB)));
+      b, loc, baseB,
+      arith::MulIOp::create(b, loc, first, k.constIndex(b, p.strideB)));
   for (int64_t kk = 0; kk < count; ++kk) {
-    Value rowA = arith::AddIOp::create(b, loc, startA,
-                                       k.constIndex(b, kk * p.strideA));
-    Value rowB = arith::AddIOp::create(b, loc, startB,
-                                       k.constIndex(b, kk * p.strideB));
+    Value rowA =
+        arith::AddIOp::create(b, loc, startA, k.constIndex(b, kk * p.strideA));
+    Value rowB =
+        arith::AddIOp::create(b, loc, startB, k.constIndex(b, kk * p.strideB));
     SmallVector<Value> aRuns = loadFragment(k, b, p, rowsDim, bufA, rowA);
     SmallVector<Value> bRuns = loadFragment(k, b, p, colsDim, bufB, rowB);
     Value bFrag = bRuns.front();
@@ -174,9 +179,9 @@ static void emitOuterProducts(KernelContext &k, OpBuilder &b, const MmaPlan &p,
             ArrayRef<int64_t>{1});
     }
     for (int64_t i = 0, em = rowsDim.count(); i < em; ++i) {
-      Value a = vector::ExtractOp::create(
-          b, loc, aRuns[i / rowsDim.perThread],
-          ArrayRef<int64_t>{i % rowsDim.perThread});
+      Value a =
+          vector::ExtractOp::create(b, loc, aRuns[i / rowsDim.perThread],
+                                    ArrayRef<int64_t>{i % rowsDim.perThread});
       Value aRow = vector::BroadcastOp::create(b, loc, rowType, a);
       rows[i] = vector::FMAOp::create(b, loc, aRow, bFrag, rows[i]);
     }
@@ -193,10 +198,11 @@ static void emitMicroKernel(KernelContext &k, OpBuilder &b, const MmaPlan &p,
   constexpr int64_t kUnroll = 8;
   Location loc = k.loc;
   if (p.k <= kUnroll || p.k % kUnroll != 0)
-    return emitOuterProducts(k, b, p, bufA, baseA, bufB, baseB, k.constIndex(b, 0),
-                             p.k, rows);
-  auto loop = scf::ForOp::create(b, loc, k.constIndex(b, 0), k.constIndex(b, p.k),
-                                 k.constIndex(b, kUnroll), rows);
+    return emitOuterProducts(k, b, p, bufA, baseA, bufB, baseB,
+                             k.constIndex(b, 0), p.k, rows);
+  auto loop =
+      scf::ForOp::create(b, loc, k.constIndex(b, 0), k.constIndex(b, p.k),
+                         k.constIndex(b, kUnroll), rows);
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
@@ -245,8 +251,7 @@ struct MmaSimtLowering : KernelPattern<tile::MmaOp> {
     FailureOr<MmaPlan> p = planMma(op, ctx.numWarps);
     if (failed(p))
       return failure();
-    TileValue a =
-        widen(b, loc, {adaptor.getA(), layoutOf(op.getA())}, p->type);
+    TileValue a = widen(b, loc, {adaptor.getA(), layoutOf(op.getA())}, p->type);
     TileValue bTile =
         widen(b, loc, {adaptor.getB(), layoutOf(op.getB())}, p->type);
     TileValue acc = convertLayout(
@@ -288,17 +293,16 @@ struct UnsupportedMmaLowering : KernelPattern<tile::MmaOp> {
 struct PipelinedMmaLoopLowering : KernelPattern<scf::ForOp> {
   using KernelPattern::KernelPattern;
   bool matches(scf::ForOp op) const override {
-    return getPipelineStages(op) == 2 &&
-           isPipelinableMmaLoop(op, ctx.numWarps);
+    return getPipelineStages(op) == 2 && isPipelinableMmaLoop(op, ctx.numWarps);
   }
   LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override;
 };
 } // namespace
 
-LogicalResult PipelinedMmaLoopLowering::lower(
-    scf::ForOp op, OpAdaptor adaptor,
-    ConversionPatternRewriter &rewriter) const {
+LogicalResult
+PipelinedMmaLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
   Location loc = op.getLoc();
   tile::MmaOp mma = getPipelinableMma(op);
@@ -335,8 +339,8 @@ LogicalResult PipelinedMmaLoopLowering::lower(
     }
     auto load = [&](tile::LoadOp load,
                     const Layout &layout) -> FailureOr<TileValue> {
-      FailureOr<View> view = lookupView(ctx, load, load.getView(),
-                                        lookup(load.getView()));
+      FailureOr<View> view =
+          lookupView(ctx, load, load.getView(), lookup(load.getView()));
       if (failed(view))
         return failure();
       SmallVector<Value> indices;
@@ -401,8 +405,8 @@ LogicalResult PipelinedMmaLoopLowering::lower(
   ctx.barrier(b);
 
   TileValue init = convertLayout(
-      ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])},
-      p->acc, op);
+      ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])}, p->acc,
+      op);
   SmallVector<Value> inits = splitRows(b, loc, init.vec, p->acc);
   int64_t numRows = inits.size();
   inits.push_back(ctx.constIndex(b, 0));
@@ -433,9 +437,9 @@ LogicalResult PipelinedMmaLoopLowering::lower(
   }
   SmallVector<Value> rows(loop.getResults().take_front(numRows));
   Value result = joinRows(b, loc, rows, cast<VectorType>(init.vec.getType()));
-  rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
-                                       layoutOf(op.getResult(0)), op)
-                             .vec);
+  rewriter.replaceOp(
+      op, convertLayout(ctx, b, {result, p->acc}, layoutOf(op.getResult(0)), op)
+              .vec);
   return success();
 }
 

@@ -100,8 +100,7 @@ void populateMemoryPatterns(const TileTypeConverter &converter,
 void populateReducePatterns(const TileTypeConverter &converter,
                             KernelContext &ctx,
                             mlir::RewritePatternSet &patterns);
-void populateMmaPatterns(const TileTypeConverter &converter,
-                         KernelContext &ctx,
+void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
                          mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.

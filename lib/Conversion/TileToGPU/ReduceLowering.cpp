@@ -3,10 +3,11 @@
 // tile.reduce in three levels: the elements a thread owns (a tree of
 // elementwise combines over vector.shuffle'd slices), the lanes that share
 // the reduced dim (one scalar `gpu.subgroup_reduce` per element, clustered
-// when only some lanes do; the backend expands them to butterfly shuffles), and the warps that share
-// it (partials through shared memory, combined in warp order so that every
-// thread gets bit-identical results). The result is in the input layout minus
-// the reduced dim, which is what a broadcast back along that dim needs.
+// when only some lanes do; the backend expands them to butterfly shuffles), and
+// the warps that share it (partials through shared memory, combined in warp
+// order so that every thread gets bit-identical results). The result is in the
+// input layout minus the reduced dim, which is what a broadcast back along that
+// dim needs.
 //
 // Broadcast, transpose, expand_dims, iota and splat are per-thread
 // rearrangements (vector.shuffle / vector.broadcast / constants); only a
@@ -111,7 +112,8 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
     bool isFloat = isa<FloatType>(elementType);
 
     // 1. Per thread: one slice per position along `dim`, combined as a tree.
-    SmallVector<int64_t> counts = layout.counts(), strides = layout.countStrides();
+    SmallVector<int64_t> counts = layout.counts(),
+                         strides = layout.countStrides();
     SmallVector<int64_t> outCounts = reduced.counts();
     int64_t outN = reduced.numElements();
     SmallVector<Value> parts;
@@ -154,8 +156,8 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
               static_cast<uint32_t>(dl.laneStride));
         elements.push_back(element);
       }
-      partial = vector::FromElementsOp::create(b, loc, partial.getType(),
-                                               elements);
+      partial =
+          vector::FromElementsOp::create(b, loc, partial.getType(), elements);
     }
 
     // 3. Across warps: every thread writes its partial, then combines the
@@ -167,25 +169,30 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
       int64_t bytes = outN * elementType.getIntOrFloatBitWidth() / 8;
       if (bytes >= 8 && llvm::isPowerOf2_64(bytes))
         align = b.getI64IntegerAttr(std::min<int64_t>(16, bytes));
-      Value slot = arith::MulIOp::create(b, loc, ctx.threadId, ctx.constIndex(b, outN));
+      Value slot =
+          arith::MulIOp::create(b, loc, ctx.threadId, ctx.constIndex(b, outN));
       vector::StoreOp::create(b, loc, partial, buffer, slot,
                               /*nontemporal=*/false, align);
       ctx.barrier(b);
       // The warp with coordinate 0 along `dim` in this thread's group.
       Value along = arith::RemUIOp::create(
           b, loc,
-          arith::DivUIOp::create(b, loc, ctx.warpId, ctx.constIndex(b, dl.warpStride)),
+          arith::DivUIOp::create(b, loc, ctx.warpId,
+                                 ctx.constIndex(b, dl.warpStride)),
           ctx.constIndex(b, dl.warps));
       Value first = arith::SubIOp::create(
           b, loc, ctx.warpId,
-          arith::MulIOp::create(b, loc, along, ctx.constIndex(b, dl.warpStride)));
+          arith::MulIOp::create(b, loc, along,
+                                ctx.constIndex(b, dl.warpStride)));
       Value acc;
       for (int64_t w = 0; w < dl.warps; ++w) {
-        Value warp = arith::AddIOp::create(b, loc, first,
-                                           ctx.constIndex(b, w * dl.warpStride));
+        Value warp = arith::AddIOp::create(
+            b, loc, first, ctx.constIndex(b, w * dl.warpStride));
         Value thread = arith::AddIOp::create(
-            b, loc, ctx.laneId, arith::MulIOp::create(b, loc, warp, ctx.constIndex(b, 32)));
-        Value at = arith::MulIOp::create(b, loc, thread, ctx.constIndex(b, outN));
+            b, loc, ctx.laneId,
+            arith::MulIOp::create(b, loc, warp, ctx.constIndex(b, 32)));
+        Value at =
+            arith::MulIOp::create(b, loc, thread, ctx.constIndex(b, outN));
         Value v = vector::LoadOp::create(b, loc, partialType, buffer, at,
                                          /*nontemporal=*/false, align);
         acc = acc ? combine(b, loc, op.getKind(), acc, v) : v;
@@ -195,7 +202,7 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
         ctx.barrier(b);
     }
     rewriter.replaceOp(op, convertLayout(ctx, b, {partial, reduced},
-                                       layoutOf(op.getResult()), op)
+                                         layoutOf(op.getResult()), op)
                                .vec);
     return success();
   }
@@ -210,9 +217,9 @@ struct BroadcastLowering : KernelPattern<tile::BroadcastOp> {
     if (failed(checkRegisterBudget(op, op.getType(), layout)))
       return failure();
     ArrayRef<int64_t> dims = op.getDims();
-    TileValue in = convertLayout(
-        ctx, b, {adaptor.getInput(), layoutOf(op.getInput())}, layout.drop(dims),
-        op);
+    TileValue in =
+        convertLayout(ctx, b, {adaptor.getInput(), layoutOf(op.getInput())},
+                      layout.drop(dims), op);
     SmallVector<int64_t> counts = layout.counts();
     SmallVector<int64_t> inStrides = in.layout.countStrides();
     SmallVector<int64_t> mask;
@@ -261,9 +268,10 @@ struct ExpandDimsLowering : KernelPattern<tile::ExpandDimsOp> {
     OpBuilder &b = rewriter;
     TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
     rewriter.replaceOp(
-        op, convertLayout(ctx, b, {in.vec, in.layout.insertUnitDim(op.getDim())},
-                          layoutOf(op.getResult()), op)
-                .vec);
+        op,
+        convertLayout(ctx, b, {in.vec, in.layout.insertUnitDim(op.getDim())},
+                      layoutOf(op.getResult()), op)
+            .vec);
     return success();
   }
 };
@@ -291,11 +299,12 @@ struct IotaLowering : KernelPattern<tile::IotaOp> {
     if (dl.threads() > 1) {
       Value base = ctx.threadCoord(b, dl);
       if (dl.perThread > 1)
-        base = arith::MulIOp::create(b, loc, base, ctx.constIndex(b, dl.perThread));
+        base = arith::MulIOp::create(b, loc, base,
+                                     ctx.constIndex(b, dl.perThread));
       if (!elementType.isIndex())
         base = arith::IndexCastOp::create(b, loc, elementType, base);
-      vec = arith::AddIOp::create(b, loc, vec,
-                                  vector::BroadcastOp::create(b, loc, vt, base));
+      vec = arith::AddIOp::create(
+          b, loc, vec, vector::BroadcastOp::create(b, loc, vt, base));
     }
     rewriter.replaceOp(op, vec);
     return success();
@@ -312,7 +321,7 @@ struct SplatLowering : KernelPattern<tile::SplatOp> {
       return failure();
     VectorType vt = vectorType(layout, op.getType().getElementType());
     rewriter.replaceOp(op, vector::BroadcastOp::create(b, op.getLoc(), vt,
-                                                      adaptor.getValue()));
+                                                       adaptor.getValue()));
     return success();
   }
 };
@@ -322,6 +331,5 @@ void kbench::gpu_lowering::populateReducePatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
   patterns.add<ReduceLowering, BroadcastLowering, TransposeLowering,
-               ExpandDimsLowering, IotaLowering, SplatLowering>(converter,
-                                                                ctx);
+               ExpandDimsLowering, IotaLowering, SplatLowering>(converter, ctx);
 }

@@ -24,10 +24,10 @@ SmallVector<Value> kbench::gpu_lowering::runCoords(KernelContext &ctx,
                                                    Location loc) {
   SmallVector<Value> coords;
   for (auto [value, offset] : llvm::zip(base, offsets))
-    coords.push_back(offset ? arith::AddIOp::create(b, loc, value,
-                                                    ctx.constIndex(b, offset))
-                                  .getResult()
-                            : value);
+    coords.push_back(
+        offset ? arith::AddIOp::create(b, loc, value, ctx.constIndex(b, offset))
+                     .getResult()
+               : value);
   return coords;
 }
 
@@ -55,9 +55,10 @@ static SmallVector<Value> threadBase(KernelContext &ctx, OpBuilder &b,
   return base;
 }
 
-void kbench::gpu_lowering::storeToShared(
-    KernelContext &ctx, OpBuilder &b, const TileValue &value, Value buffer,
-    function_ref<Value(ValueRange)> index, bool innerContiguous) {
+void kbench::gpu_lowering::storeToShared(KernelContext &ctx, OpBuilder &b,
+                                         const TileValue &value, Value buffer,
+                                         function_ref<Value(ValueRange)> index,
+                                         bool innerContiguous) {
   Location loc = ctx.loc;
   const Layout &layout = value.layout;
   int64_t run = layout.innerPerThread();
@@ -70,8 +71,7 @@ void kbench::gpu_lowering::storeToShared(
       Value chunk = run == n ? value.vec
                              : vector::ExtractStridedSliceOp::create(
                                    b, loc, value.vec, ArrayRef<int64_t>{flat},
-                                   ArrayRef<int64_t>{run},
-                                   ArrayRef<int64_t>{1})
+                                   ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1})
                                    .getResult();
       vector::StoreOp::create(b, loc, chunk, buffer, index(coords),
                               /*nontemporal=*/false,
@@ -92,8 +92,7 @@ void kbench::gpu_lowering::storeToShared(
 
 Value kbench::gpu_lowering::loadFromShared(
     KernelContext &ctx, OpBuilder &b, const Layout &layout, Type elementType,
-    Value buffer, function_ref<Value(ValueRange)> index,
-    bool innerContiguous) {
+    Value buffer, function_ref<Value(ValueRange)> index, bool innerContiguous) {
   Location loc = ctx.loc;
   int64_t run = layout.innerPerThread();
   VectorType vt = vectorType(layout, elementType);
@@ -149,11 +148,11 @@ TileValue kbench::gpu_lowering::convertLayout(KernelContext &ctx, OpBuilder &b,
     Value index = ctx.constIndex(b, 0);
     int64_t stride = 1;
     for (int64_t d = coords.size() - 1; d >= 0; --d) {
-      Value term = stride == 1 ? coords[d]
-                               : arith::MulIOp::create(
-                                     b, loc, coords[d],
-                                     ctx.constIndex(b, stride))
-                                     .getResult();
+      Value term = stride == 1
+                       ? coords[d]
+                       : arith::MulIOp::create(b, loc, coords[d],
+                                               ctx.constIndex(b, stride))
+                             .getResult();
       index = d == static_cast<int64_t>(coords.size()) - 1
                   ? term
                   : arith::AddIOp::create(b, loc, index, term).getResult();

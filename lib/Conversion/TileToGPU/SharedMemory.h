@@ -16,8 +16,7 @@
 namespace kbench::gpu_lowering {
 
 /// Tile coordinates of a run: `base` + `offsets` per dim.
-llvm::SmallVector<mlir::Value> runCoords(KernelContext &ctx,
-                                         mlir::OpBuilder &b,
+llvm::SmallVector<mlir::Value> runCoords(KernelContext &ctx, mlir::OpBuilder &b,
                                          llvm::ArrayRef<mlir::Value> base,
                                          llvm::ArrayRef<int64_t> offsets,
                                          mlir::Location loc);

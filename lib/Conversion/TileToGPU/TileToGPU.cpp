@@ -162,12 +162,13 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     return failure();
   planPipelining(kernel, knobs->numWarps);
   Block &body = kernel.getBody().front();
-  WalkResult accepted = kernel.getBody().walk([](Operation *op) {
-    if (isAcceptedDialect(op))
-      return WalkResult::advance();
-    emitUnsupported(op);
-    return WalkResult::interrupt();
-  });
+  WalkResult accepted =
+      kernel.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
+        if (isAcceptedDialect(op))
+          return WalkResult::advance();
+        emitUnsupported(op);
+        return WalkResult::interrupt();
+      });
   if (accepted.wasInterrupted())
     return failure();
   KernelContext context(kernel, *knobs);
@@ -218,8 +219,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
       for (const std::string &dim : param.dims) {
         extents.push_back(dimArgs.lookup(dim));
         global.dims.push_back(dimValues.lookup(dim));
-        global.multiples.push_back(
-            multiples.lookup(dim) ? multiples.lookup(dim) : 1);
+        global.multiples.push_back(multiples.lookup(dim) ? multiples.lookup(dim)
+                                                         : 1);
       }
       if (extents.empty() || llvm::is_contained(extents, Value())) {
         func.erase();
@@ -231,9 +232,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
       context.globalArgs[memref] = std::move(global);
       replacements.push_back({kernelArg, memref});
     } else if (param.type.isIndex()) {
-      replacements.push_back(
-          {kernelArg,
-           arith::IndexCastOp::create(b, loc, b.getIndexType(), arg)});
+      replacements.push_back({kernelArg, arith::IndexCastOp::create(
+                                             b, loc, b.getIndexType(), arg)});
     } else {
       replacements.push_back({kernelArg, arg});
     }
@@ -263,15 +263,15 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   config.foldingMode = DialectConversionFoldingMode::Never;
   DenseSet<Operation *> unlowered;
   config.unlegalizedOps = &unlowered;
-  if (failed(applyPartialConversion(func, target, std::move(patterns),
-                                    config)) ||
+  if (failed(
+          applyPartialConversion(func, target, std::move(patterns), config)) ||
       context.hadError) {
     func.erase();
     return failure();
   }
   if (!unlowered.empty()) {
     // The first op in program order that no pattern lowered.
-    func.walk([&](Operation *op) {
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!unlowered.contains(op))
         return WalkResult::advance();
       emitUnsupported(op);
@@ -339,8 +339,8 @@ struct TileToGPUPass : kbench::impl::TileToGPUBase<TileToGPUPass> {
       kernel.erase();
     // Host-level launch sequences stay with the tile IR (the bundle writer
     // records them); this module is device code only.
-    for (func::FuncOp host : llvm::make_early_inc_range(
-             module.getOps<func::FuncOp>()))
+    for (func::FuncOp host :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (host.walk([](tile::LaunchOp) { return WalkResult::interrupt(); })
               .wasInterrupted())
         host.erase();

@@ -70,15 +70,14 @@ struct NumTilesLowering : KernelPattern<tile::NumTilesOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::NumTilesOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<View> view =
-        lookupView(ctx, op, op.getView(), adaptor.getView());
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();
     int64_t tileSize = view->tileShape[op.getDim()];
     Value dim = view->dims[op.getDim()];
-    rewriter.replaceOp(op, arith::CeilDivUIOp::create(
-                               rewriter, op.getLoc(), dim,
-                               ctx.constIndex(rewriter, tileSize)));
+    rewriter.replaceOp(
+        op, arith::CeilDivUIOp::create(rewriter, op.getLoc(), dim,
+                                       ctx.constIndex(rewriter, tileSize)));
     return success();
   }
 };
@@ -87,8 +86,7 @@ struct ExtentLowering : KernelPattern<tile::ExtentOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::ExtentOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    FailureOr<View> view =
-        lookupView(ctx, op, op.getView(), adaptor.getView());
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();
     // The dim param of the ABI, already an index value.

@@ -1,7 +1,8 @@
 // RUN: kbench-opt %s --split-input-file --tile-to-gpu | FileCheck %s
 
-// scf.for with tile iter_args carries per-thread vectors; scalar iter_args
-// and index arithmetic are kept as they are.
+// ControlFlowLowering.cpp: scf.for with tile iter_args carries per-thread
+// vectors; scalar iter_args and index arithmetic are kept as they are;
+// scf.if with tile results yields vectors; tile.return is gpu.return.
 
 // CHECK-LABEL: gpu.func @row_sum
 // CHECK: %[[NC:.*]] = arith.ceildivui
@@ -14,6 +15,8 @@
 // CHECK: scf.yield %[[NEXT]], %[[CNT1]] : vector<1xf32>, index
 // CHECK: scf.if
 // CHECK: vector.store %[[SUM]]#0
+// CHECK: gpu.return
+// CHECK-NEXT: }
 tile.kernel @row_sum(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                      %Y: memref<?xf32> {tile.dims = ["M"]})
     params {BR = 4, BN = 128, num_warps = 4, vector_width = 4} {
@@ -65,35 +68,28 @@ tile.kernel @select_tile(%X: memref<?xf32> {tile.dims = ["N"]},
 
 // -----
 
-// group_m: a bijective grouped order of a 2-D grid. Block ids are linearized
-// (x fastest), cut into groups of group_m tiles along grid result 0, and
-// walked column by column inside a group.
+// A loop whose pipelining decision is "1 stage" is a plain loop: the
+// decision is consumed (no attribute left), the body is lowered in place.
 
-// CHECK-LABEL: gpu.func @grouped
-// CHECK: %[[BX:.*]] = gpu.block_id x
-// CHECK: %[[BY:.*]] = gpu.block_id y
-// CHECK: %[[GX:.*]] = gpu.grid_dim x
-// CHECK: %[[GY:.*]] = gpu.grid_dim y
-// CHECK: %[[T:.*]] = arith.muli %[[BY]], %[[GX]]
-// CHECK: %[[PID:.*]] = arith.addi %[[T]], %[[BX]]
-// CHECK: %[[WIDTH:.*]] = arith.muli %[[G:.*]], %[[GY]]
-// CHECK: %[[GROUP:.*]] = arith.divui %[[PID]], %[[WIDTH]]
-// CHECK: %[[FIRST:.*]] = arith.muli %[[GROUP]], %[[G]]
-// CHECK: %[[REST:.*]] = arith.subi %[[GX]], %[[FIRST]]
-// CHECK: %[[SIZE:.*]] = arith.minui %[[REST]], %[[G]]
-// CHECK: %[[IN:.*]] = arith.remui %[[PID]], %[[WIDTH]]
-// CHECK: %[[OFF:.*]] = arith.remui %[[IN]], %[[SIZE]]
-// CHECK: %[[M:.*]] = arith.addi %[[FIRST]], %[[OFF]]
-// CHECK: %[[N:.*]] = arith.divui %[[IN]], %[[SIZE]]
-// CHECK: arith.muli %[[M]], %c32
-// CHECK: arith.muli %[[N]], %c32
-tile.kernel @grouped(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
-                     %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
-    params {BM = 32, BN = 32, num_warps = 4, group_m = 8} {
-  %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<32x32xf32, pad = zero>
-  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<32x32xf32>
-  %m, %n = tile.grid %Yv : !tile.part<32x32xf32>
-  %x = tile.load %Xv[%m, %n] : !tile.part<32x32xf32, pad = zero> -> tensor<32x32xf32>
-  tile.store %x, %Yv[%m, %n] : tensor<32x32xf32>, !tile.part<32x32xf32>
+// CHECK-LABEL: gpu.func @one_stage
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2xf32>) {
+// CHECK: scf.yield %{{.*}} : vector<2xf32>
+// CHECK-NEXT: }
+// CHECK-NOT: tile.pipeline_stages
+// CHECK: gpu.return
+tile.kernel @one_stage(%X: memref<?xf32> {tile.dims = ["N"]})
+    params {BN = 64, num_warps = 1} requires ["N % 64 == 0"] {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant dense<0.0> : tensor<64xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (tensor<64xf32>) {
+    %x = tile.load %Xv[%n] : !tile.part<64xf32> -> tensor<64xf32>
+    %a = arith.addf %acc, %x : tensor<64xf32>
+    scf.yield %a : tensor<64xf32>
+  } {tile.pipeline_stages = 1 : i64}
+  tile.store %s, %Xv[%n] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }

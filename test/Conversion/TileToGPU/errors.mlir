@@ -143,3 +143,35 @@ tile.kernel @partial_layouts(%X: memref<?xf32> {tile.dims = ["N"]}, %Y: memref<?
   tile.store %x, %Yv[%i] : tensor<64xf32, #tile.blocked<per_thread = [1], lanes = [32], lane_strides = [1], warps = [1], warp_strides = [1], num_warps = 1>>, !tile.part<64xf32>
   tile.return
 }
+
+// -----
+
+// An op of an accepted dialect on tiles that no pattern lowers.
+tile.kernel @no_pattern(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  // expected-error @+1 {{'ub.poison' op is not supported by tile-to-gpu (the SIMT lowering handles tile ops, elementwise arith/math on tiles, scalar arith/math/index, scf.for and scf.if)}}
+  %p = ub.poison : tensor<64xf32>
+  tile.store %p, %Xv[%n] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
+
+// -----
+
+// Control flow other than scf.for and scf.if, even without tiles.
+tile.kernel @while(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.while' op is not supported by tile-to-gpu}}
+  %r = scf.while (%i = %n) : (index) -> index {
+    %more = arith.cmpi ult, %i, %c1 : index
+    scf.condition(%more) %i : index
+  } do {
+  ^bb0(%i: index):
+    scf.yield %i : index
+  }
+  %t = arith.constant dense<0.0> : tensor<64xf32>
+  tile.store %t, %Xv[%r] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
