@@ -33,11 +33,19 @@ static LogicalResult checkNoViews(Operation *op) {
 }
 
 namespace {
+/// Whether the converter knows every result type of `op` (else no pattern
+/// applies and the pass reports the op as unsupported).
+static bool resultsConvert(const TypeConverter &converter, Operation *op) {
+  SmallVector<Type> types;
+  return succeeded(converter.convertTypes(op->getResultTypes(), types));
+}
+
 /// A plain (not pipelined) loop.
 struct ForLowering : KernelPattern<scf::ForOp> {
   using KernelPattern::KernelPattern;
   bool matches(scf::ForOp op) const override {
-    return getPipelineStages(op) == 1;
+    return getPipelineStages(op) == 1 &&
+           resultsConvert(*getTypeConverter(), op);
   }
   LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
@@ -49,9 +57,10 @@ struct ForLowering : KernelPattern<scf::ForOp> {
     rewriter.eraseBlock(newFor.getBody());
     rewriter.inlineRegionBefore(op.getRegion(), newFor.getRegion(),
                                 newFor.getRegion().end());
+    // Cannot fail: the block arguments have the result types (matches()).
     if (failed(rewriter.convertRegionTypes(&newFor.getRegion(),
                                            *getTypeConverter())))
-      return op.emitOpError("has a tile iter_arg tile-to-gpu cannot lower");
+      return failure();
     rewriter.replaceOp(op, newFor.getResults());
     return success();
   }
@@ -78,13 +87,15 @@ struct UnsupportedPipelineLowering : KernelPattern<scf::ForOp> {
 
 struct IfLowering : KernelPattern<scf::IfOp> {
   using KernelPattern::KernelPattern;
+  bool matches(scf::IfOp op) const override {
+    return resultsConvert(*getTypeConverter(), op);
+  }
   LogicalResult lower(scf::IfOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     if (failed(checkNoViews(op)))
       return failure();
     SmallVector<Type> types;
-    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), types)))
-      return op.emitOpError("has a tile result tile-to-gpu cannot lower");
+    (void)getTypeConverter()->convertTypes(op.getResultTypes(), types);
     bool hasElse = !op.getElseRegion().empty();
     auto newIf = scf::IfOp::create(rewriter, op.getLoc(), types,
                                    adaptor.getCondition(), hasElse);

@@ -175,3 +175,16 @@ tile.kernel @while(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64} {
   tile.store %t, %Xv[%r] : tensor<64xf32>, !tile.part<64xf32>
   tile.return
 }
+
+// -----
+
+// A view that is not a tile.partition of a kernel argument.
+tile.kernel @poison_view(%X: memref<?xf32> {tile.dims = ["N"]}) params {BN = 64} {
+  %Xv = tile.partition %X tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+  %n = tile.grid %Xv : !tile.part<64xf32>
+  %Pv = ub.poison : !tile.part<64xf32>
+  %t = arith.constant dense<0.0> : tensor<64xf32>
+  // expected-error @+1 {{'tile.store' op takes a view that is not a tile.partition result of the kernel body; tile-to-gpu does not carry views through block arguments or control flow}}
+  tile.store %t, %Pv[%n] : tensor<64xf32>, !tile.part<64xf32>
+  tile.return
+}
