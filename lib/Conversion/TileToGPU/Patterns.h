@@ -20,8 +20,9 @@
 //
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
-//   *Lowering.cpp, TileToGPU.cpp -> Patterns.h -> KernelContext.h,
-//     TypeConverter.h -> Layout.h
+//   *Lowering.cpp, TileToGPU.cpp -> Patterns.h
+//   Patterns.h -> KernelContext.h -> Knobs.h, Layout.h
+//   Patterns.h -> TypeConverter.h -> Layout.h
 //   ViewLowering.cpp, MemoryLowering.cpp, MmaLowering.cpp -> GlobalAccess.h
 //     -> Patterns.h
 //   MemoryLowering.cpp, ReduceLowering.cpp, MmaLowering.cpp
