@@ -98,12 +98,10 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
       sites.push_back({kind, op, position, std::move(what), std::move(variants)});
   };
   module.walk([&](KernelOp kernel) {
-    if (ArrayAttr facts = kernel.getRequiresAttr(); facts && family == "F2")
-      for (auto [i, fact] : llvm::enumerate(facts))
+    if (RequiresAttr facts = kernel.getRequiresAttr(); facts && family == "F2")
+      for (auto [i, fact] : llvm::enumerate(facts.getTexts()))
         add(Site::Kind::Requires, kernel, i,
-            describeOp(kernel) + ": requires " +
-                cast<StringAttr>(fact).getValue().str(),
-            {"drop"});
+            describeOp(kernel) + ": requires " + fact, {"drop"});
     kernel.walk([&](Operation *op) {
       if (isa<ViewAccessOpInterface>(op) &&
           (family == "F1" || family == "F7")) {
@@ -462,12 +460,12 @@ LogicalResult applySite(StringRef family, const Site &site, unsigned variant) {
     return applyGrid(site, variant % site.variants.size());
   case Site::Kind::Requires: {
     auto kernel = cast<KernelOp>(site.op);
-    SmallVector<Attribute> facts(kernel.getRequiresAttr().getValue());
+    SmallVector<std::string> facts(kernel.getRequiresAttr().getTexts());
     facts.erase(facts.begin() + site.position);
     if (facts.empty())
       kernel.removeRequiresAttr();
     else
-      kernel.setRequiresAttr(ArrayAttr::get(kernel.getContext(), facts));
+      kernel.setRequiresAttr(RequiresAttr::get(kernel.getContext(), facts));
     tag(kernel);
     return success();
   }

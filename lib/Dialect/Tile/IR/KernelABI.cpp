@@ -89,24 +89,10 @@ KernelConfig getKernelConfig(KernelOp kernel) {
   return KernelConfig::fromParams(getParamValues(kernel));
 }
 
-SmallVector<RequiresFact> getRequiresFacts(KernelOp kernel) {
-  SmallVector<RequiresFact> facts;
-  ArrayAttr attr = kernel.getRequiresAttr();
-  if (!attr)
-    return facts;
-  for (Attribute entry : attr) {
-    RequiresFact fact;
-    auto text = dyn_cast<StringAttr>(entry);
-    if (!text) {
-      fact.error = "a requires fact must be a string";
-      facts.push_back(std::move(fact));
-      continue;
-    }
-    fact.text = text.str();
-    fact.fact = ShapeFact::parse(fact.text, fact.error);
-    facts.push_back(std::move(fact));
-  }
-  return facts;
+ArrayRef<RequiresFact> getRequiresFacts(KernelOp kernel) {
+  if (RequiresAttr attr = kernel.getRequiresAttr())
+    return attr.getFacts();
+  return {};
 }
 
 SmallVector<ShapeFact> getBoundRequiresFacts(KernelOp kernel) {

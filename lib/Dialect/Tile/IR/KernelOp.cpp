@@ -69,10 +69,21 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     result.addAttribute(getParamsAttrName(result.name), params);
   }
   if (succeeded(parser.parseOptionalKeyword("requires"))) {
+    // `requires ["N <= BN", ...]`: parsed once into #tile.requires.
+    SMLoc loc = parser.getCurrentLocation();
     ArrayAttr facts;
     if (parser.parseAttribute(facts))
       return failure();
-    result.addAttribute(getRequiresAttrName(result.name), facts);
+    SmallVector<std::string> texts;
+    for (Attribute fact : facts) {
+      auto text = dyn_cast<StringAttr>(fact);
+      if (!text)
+        return parser.emitError(loc, "requires facts must be strings, found ")
+               << fact;
+      texts.push_back(text.str());
+    }
+    result.addAttribute(getRequiresAttrName(result.name),
+                        RequiresAttr::get(parser.getContext(), texts));
   }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -101,9 +112,12 @@ void KernelOp::print(OpAsmPrinter &p) {
     });
     p << "}";
   }
-  if (ArrayAttr facts = getRequiresAttr()) {
+  if (RequiresAttr facts = getRequiresAttr()) {
     p << " requires ";
-    p.printAttribute(facts);
+    SmallVector<Attribute> texts;
+    for (const std::string &text : facts.getTexts())
+      texts.push_back(StringAttr::get(getContext(), text));
+    p.printAttribute(ArrayAttr::get(getContext(), texts));
   }
   function_interface_impl::printFunctionAttributes(
       p, *this,

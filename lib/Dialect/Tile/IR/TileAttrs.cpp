@@ -4,10 +4,13 @@
 // define (TileAttrs.td): (thread, register) -> tile coordinates for the
 // distributed encodings, tile coordinates -> buffer offset for shared memory.
 // The lowering's own view of a blocked encoding (lib/Conversion/TileToGPU/
-// Layout.h) is checked against these maps by a unit test.
+// Layout.h) is checked against these maps by a unit test. The generated
+// code of every attribute of the dialect is included here; #tile.requires
+// (its storage and syntax) is in RequiresAttr.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "RequiresAttrStorage.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"

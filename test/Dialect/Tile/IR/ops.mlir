@@ -2,6 +2,10 @@
 // to custom form.
 // RUN: kbench-opt %s | kbench-opt | FileCheck %s
 // RUN: kbench-opt %s --mlir-print-op-generic | kbench-opt | FileCheck %s
+// RUN: kbench-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// The requires facts are one #tile.requires attribute (parsed once).
+// GENERIC: requires = #tile.requires<["K % 16 == 0", "M >= 1"]>
 
 // CHECK-LABEL: tile.kernel @all_ops
 // CHECK-SAME: (%{{.*}}: memref<?x?xf32> {tile.dims = ["M", "K"]}, %{{.*}}: memref<?x?xf32> {tile.dims = ["N", "K"]}, %{{.*}}: memref<?xf32> {tile.dims = ["N"]}, %{{.*}}: memref<?x?xf32> {tile.dims = ["M", "N"]}, %{{.*}}: f32)

@@ -60,16 +60,9 @@ SymbolValues getParamValues(KernelOp kernel);
 /// The kernel's knobs, typed, with the knob table's defaults.
 KernelConfig getKernelConfig(KernelOp kernel);
 
-/// One `requires` fact of a kernel: its text and its parse, or the parse
-/// error (the kernel verifier rejects such a kernel).
-struct RequiresFact {
-  std::string text;
-  std::optional<ShapeFact> fact;
-  std::string error;
-};
-
-/// The kernel's `requires` facts, parsed, as written (over dims and params).
-llvm::SmallVector<RequiresFact> getRequiresFacts(KernelOp kernel);
+/// The kernel's `requires` facts, parsed, as written (over dims and params):
+/// the parse the `#tile.requires` attribute made once (RequiresFact.h).
+llvm::ArrayRef<RequiresFact> getRequiresFacts(KernelOp kernel);
 
 /// The well-formed `requires` facts with the kernel's params substituted, so
 /// they speak of dims only (what the runner and the lowering evaluate).

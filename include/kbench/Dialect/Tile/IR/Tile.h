@@ -21,6 +21,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "kbench/Dialect/Tile/IR/RequiresFact.h"
+
 #include "kbench/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "kbench/Dialect/Tile/IR/TileEnums.h.inc"
 #include "kbench/Dialect/Tile/IR/TileAttrInterfaces.h.inc"

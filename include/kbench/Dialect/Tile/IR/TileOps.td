@@ -12,6 +12,7 @@ include "kbench/Dialect/Tile/IR/TileDialect.td"
 include "kbench/Dialect/Tile/IR/TileEnums.td"
 include "kbench/Dialect/Tile/IR/TileInterfaces.td"
 include "kbench/Dialect/Tile/IR/TileAttrs.td"
+include "kbench/Dialect/Tile/IR/TileKernelAttrs.td"
 include "kbench/Dialect/Tile/IR/TileTypes.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -61,7 +62,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<DictionaryAttr>:$params,
-                       OptionalAttr<StrArrayAttr>:$requires);
+                       OptionalAttr<Tile_RequiresAttr>:$requires);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
