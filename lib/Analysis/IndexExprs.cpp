@@ -104,22 +104,15 @@ KernelModel::IndexValue KernelModel::computeIndex(Value value) const {
         getAffineDimExpr(cast<OpResult>(value).getResultNumber(), ctx);
     return result;
   }
-  if (auto tileSize = dyn_cast<TileSizeOp>(def)) {
-    result.expr = getAffineConstantExpr(tileSize.getSize(), ctx);
-    return result;
-  }
-  if (isa<NumTilesOp, ExtentOp>(def)) {
-    Value view = def->getOperand(0);
-    int64_t dim = isa<NumTilesOp>(def) ? cast<NumTilesOp>(def).getDim()
-                                       : cast<ExtentOp>(def).getDim();
-    std::optional<unsigned> vi = getViewIndex(view);
+  if (auto scalar = dyn_cast<ViewScalarOpInterface>(def)) {
+    std::optional<unsigned> vi = getViewIndex(scalar.getView());
     if (!vi)
       return fail("is computed by " + where +
                   " over a view that is not a partition of a kernel argument");
     const ViewInfo &info = views[*vi];
-    AffineExpr dimExpr = getAffineSymbolExpr(info.dimSymbols[dim], ctx);
-    result.expr = isa<NumTilesOp>(def) ? dimExpr.ceilDiv(info.tileShape[dim])
-                                       : dimExpr;
+    int64_t dim = scalar.getViewDim();
+    result.expr = scalar.getValueExpr(
+        getAffineSymbolExpr(info.dimSymbols[dim], ctx), info.tileShape[dim]);
     return result;
   }
   if (auto constant = dyn_cast<arith::ConstantOp>(def)) {

@@ -99,8 +99,7 @@ LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
       return;
     // Views are resolved statically: each access must name its partition.
     for (Operation *user : partition->getUsers()) {
-      if (isa<LoadOp, StoreOp, AtomicAddOp, NumTilesOp, ExtentOp, TileSizeOp,
-              GridOp>(user))
+      if (isa<ViewAccessOpInterface, ViewScalarOpInterface, GridOp>(user))
         continue;
       user->emitOpError("cannot be lowered by tile-to-host: it uses a tile "
                         "view, which may only be used by tile.load, "

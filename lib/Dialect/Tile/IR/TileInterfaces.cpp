@@ -2,8 +2,9 @@
 //
 // The generated interface classes (TileInterfaces.td) and the ops' answers
 // that are computed rather than read off an accessor: how each shape op maps
-// its input's axes to its result's. The view-access answers are one-liners
-// in TileOps.td.
+// its input's axes to its result's, and what each view scalar is in terms of
+// the dim's extent and tile size. The view-access answers are one-liners in
+// TileOps.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,3 +57,16 @@ SmallVector<int64_t> ReduceOp::getResultAxisSources() {
 }
 
 bool ReduceOp::copiesElements() { return false; }
+
+// The view scalars: ceildiv(extent, tile), the extent, the tile size.
+AffineExpr NumTilesOp::getValueExpr(AffineExpr extent, int64_t tileSize) {
+  return extent.ceilDiv(tileSize);
+}
+
+AffineExpr ExtentOp::getValueExpr(AffineExpr extent, int64_t) {
+  return extent;
+}
+
+AffineExpr TileSizeOp::getValueExpr(AffineExpr extent, int64_t tileSize) {
+  return getAffineConstantExpr(tileSize, extent.getContext());
+}

@@ -228,8 +228,8 @@ void DimClasses::visit(Operation *op) {
   // scalars grid, num_tiles, extent and tile_size read from a view name no
   // tile dim: num_tiles and tile_size follow the view's new type, and extent
   // is a dim of the memref, the same for every tiling.
-  if (isa<IotaOp, SplatOp, GridOp, NumTilesOp, ExtentOp, TileSizeOp, KernelOp,
-          ReturnOp>(op))
+  if (isa<IotaOp, SplatOp, GridOp, ViewScalarOpInterface, KernelOp, ReturnOp>(
+          op))
     return;
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (isTiled(constant.getResult()) &&

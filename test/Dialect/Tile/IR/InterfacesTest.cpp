@@ -1,6 +1,7 @@
 //===- InterfacesTest.cpp - The tile dialect's op interfaces --------------===//
 //
-// What each op answers through AxisMapOpInterface and ViewAccessOpInterface
+// What each op answers through AxisMapOpInterface, ViewAccessOpInterface and
+// ViewScalarOpInterface
 // (TileInterfaces.td). tile-verify's dataflow, its access model, tile-mutate
 // and set_params' retiler act on these answers alone, so a wrong axis map
 // here is a wrong proof or a wrong retiling there.
@@ -35,6 +36,9 @@ tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %e = tile.expand_dims %r dim 1 : tensor<8xf32> -> tensor<8x1xf32>
   %t = tile.transpose %x perm [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
   %s = tile.splat %m : index -> tensor<4x8xindex>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x8xf32, pad = zero>
+  %ext = tile.extent %Xv[0] : !tile.part<4x8xf32, pad = zero>
+  %ts = tile.tile_size %Yv[1] : !tile.part<4x8xf32>
   tile.store %b, %Yv[%m, %n] : tensor<4x8xf32>, !tile.part<4x8xf32>
   tile.atomic_add %x, %Yv[%n, %m] : tensor<4x8xf32>, !tile.part<4x8xf32>
 }
@@ -132,6 +136,26 @@ TEST_F(InterfacesTest, StoreAndAtomicAddWriteTheirOperand) {
   EXPECT_EQ(atomicAccess.getIndices()[0], atomic.getIndices()[0]);
   EXPECT_TRUE(atomicAccess.writesView());
   EXPECT_TRUE(atomicAccess.accumulates());
+}
+
+TEST_F(InterfacesTest, ViewScalarsAreFunctionsOfExtentAndTileSize) {
+  ASSERT_TRUE(module);
+  AffineExpr extent = getAffineSymbolExpr(0, &context);
+  auto numTiles = cast<ViewScalarOpInterface>(first<NumTilesOp>().getOperation());
+  EXPECT_EQ(numTiles.getView(), first<NumTilesOp>().getView());
+  EXPECT_EQ(numTiles.getViewDim(), 1);
+  EXPECT_EQ(numTiles.getValueExpr(extent, 8), extent.ceilDiv(8));
+
+  auto ext = cast<ViewScalarOpInterface>(first<ExtentOp>().getOperation());
+  EXPECT_EQ(ext.getViewDim(), 0);
+  EXPECT_EQ(ext.getValueExpr(extent, 4), extent);
+
+  auto size = cast<ViewScalarOpInterface>(first<TileSizeOp>().getOperation());
+  EXPECT_EQ(size.getViewDim(), 1);
+  EXPECT_EQ(size.getValueExpr(extent, 8), getAffineConstantExpr(8, &context));
+
+  EXPECT_FALSE(isa<ViewScalarOpInterface>(first<GridOp>().getOperation()));
+  EXPECT_FALSE(isa<ViewScalarOpInterface>(first<LoadOp>().getOperation()));
 }
 
 } // namespace

@@ -71,4 +71,24 @@ def Tile_ViewAccessOpInterface : OpInterface<"ViewAccessOpInterface"> {
   ];
 }
 
+def Tile_ViewScalarOpInterface : OpInterface<"ViewScalarOpInterface"> {
+  let cppNamespace = "::kbench::tile";
+  let description = [{
+    An op that reads one index scalar off one dim of a partition view:
+    `tile.num_tiles`, `tile.extent`, `tile.tile_size`. Its value is a
+    function of that dim's extent and the view's tile size along it, which
+    getValueExpr gives as an affine expression; index analyses
+    (tile-verify's index expressions) read it from there, and the retiler
+    leaves these ops alone (they name no tile dim).
+  }];
+  let methods = [
+    InterfaceMethod<"The partition view read.", "::mlir::Value", "getView">,
+    InterfaceMethod<"The view dim read.", "int64_t", "getViewDim", (ins),
+      [{}], [{ return $_op.getDim(); }]>,
+    InterfaceMethod<"The value, given the dim's extent `extent` and the tile "
+      "size `tileSize` along it.", "::mlir::AffineExpr", "getValueExpr",
+      (ins "::mlir::AffineExpr":$extent, "int64_t":$tileSize)>,
+  ];
+}
+
 #endif // KBENCH_DIALECT_TILE_IR_TILEINTERFACES_TD

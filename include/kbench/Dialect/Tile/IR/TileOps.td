@@ -158,7 +158,8 @@ def Tile_GridOp : Tile_Op<"grid", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure]> {
+def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure,
+    DeclareOpInterfaceMethods<Tile_ViewScalarOpInterface>]> {
   let summary = "Extent of a view's index space along one dim";
   let description = [{
     `%nk = tile.num_tiles %Xv[1] : !tile.part<64x32xf32>` is
@@ -171,7 +172,8 @@ def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_ExtentOp : Tile_Op<"extent", [Pure]> {
+def Tile_ExtentOp : Tile_Op<"extent", [Pure,
+    DeclareOpInterfaceMethods<Tile_ViewScalarOpInterface>]> {
   let summary = "Extent of the memref a view partitions, along one dim";
   let description = [{
     `%n = tile.extent %Xv[1] : !tile.part<4x1024xf32>` is the value of the
@@ -184,7 +186,8 @@ def Tile_ExtentOp : Tile_Op<"extent", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_TileSizeOp : Tile_Op<"tile_size", [Pure]> {
+def Tile_TileSizeOp : Tile_Op<"tile_size", [Pure,
+    DeclareOpInterfaceMethods<Tile_ViewScalarOpInterface>]> {
   let summary = "Static size of a view's tiles along one dim, as a value";
   let description = [{
     `%bn = tile.tile_size %Xv[1] : !tile.part<4x1024xf32>` is `1024`, the
