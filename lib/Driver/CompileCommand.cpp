@@ -55,11 +55,11 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
     if (result.verification.kind() != llvm::json::Value::Null)
       out["verification"] = std::move(result.verification);
     printJSON(std::move(out));
-    return ok ? 0 : 1;
+    return ok ? 0 : failureExitCode(result);
   }
   if (!ok) {
     llvm::errs() << "kbench compile: failed; no bundle written\n";
-    return 1;
+    return failureExitCode(result);
   }
   const StageTimes &t = result.times;
   llvm::outs() << llvm::formatv(
@@ -115,7 +115,7 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
                  << " stage failed (see the diagnostics above); nothing was "
                     "checked\n";
   }
-  return ok ? 0 : 1;
+  return ok ? 0 : failureExitCode(result);
 }
 
 } // namespace kbench::driver
