@@ -130,7 +130,8 @@ llvm::json::Value VerificationResult::toJSON() const {
     {
       llvm::json::Object object{{"status", stringifyCheckStatus(check.status)},
                                 {"time_ms", check.milliseconds},
-                                {"queries", check.queries}};
+                                {"queries", check.queries},
+                                {"steps", check.steps}};
       if (!check.reason.empty())
         object["reason"] = check.reason;
       checks[check.check] = std::move(object);

@@ -53,6 +53,7 @@ struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
           << static_cast<int>(readOnlyInputs) << ")";
       return signalPassFailure();
     }
+    options.maxSteps = maxSteps;
     options.timeoutMs = timeoutMs;
     options.maxQuerySize = maxQuerySize;
 

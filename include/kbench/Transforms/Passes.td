@@ -55,8 +55,11 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
     Option<"readOnlyInputs", "read-only-inputs", "int", /*default=*/"-1",
            "C12: the host entry's first N arguments are read-only task "
            "inputs (default -1: C12 does not run)">,
+    Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"4000000",
+           "Deterministic work budget per check and kernel, in steps "
+           "(docs/verification.md, \"Budgets\")">,
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
-           "Time limit per check and kernel in milliseconds">,
+           "Wall-clock backstop per check and kernel in milliseconds">,
     Option<"maxQuerySize", "max-query-size", "unsigned", /*default=*/"4000",
            "Size limit (variables plus constraints) of one query">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -43,6 +43,7 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK:         "C12": {
 // CHECK-NEXT:      "queries": 0,
 // CHECK-NEXT:      "status": "violated",
+// CHECK-NEXT:      "steps": {{[0-9]+}},
 // CHECK-NEXT:      "time_ms":
 // CHECK:       "diagnostics": [
 // CHECK-NEXT:    {
