@@ -7,7 +7,8 @@
 // symbols first, then a replay of the witness on the same system), and
 // collects findings. The check entry points at the bottom are implemented in
 // BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9), PadCheck.cpp (C10),
-// AlignmentCheck.cpp (C11) and ReadOnlyCheck.cpp (C12).
+// AlignmentCheck.cpp (C11), ReadOnlyCheck.cpp (C12) and OutputReadCheck.cpp
+// (C13).
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,6 +162,9 @@ void checkReductions(CheckRun &run);
 void checkPads(CheckRun &run);
 /// C11: lanes keep their index along a named dim from load to store.
 void checkAlignment(CheckRun &run);
+/// C13: no tile.load reads an element of an output before a tile.store of
+/// the same block wrote it (tile.atomic_add is declared accumulation).
+void checkOutputReads(CheckRun &run);
 /// C12: no tile.store or tile.atomic_add writes into a kernel argument that
 /// the host entry binds to a task input (VerifyOptions::readOnlyEntryInputs
 /// must be set). Returns why the check does not apply (no host entry, the

@@ -78,9 +78,9 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   cli::CommandLine cl("kbench verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
                  "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
-                 "alignment, C12 read-only\ninputs) or print a counterexample: the "
-                 "compile pipeline up to tile-verify.\nExits 0 only when every check "
-                 "is proved.");
+                 "alignment, C12 read-only\ninputs, C13 no output read before its "
+                 "store) or print a counterexample:\nthe compile pipeline up to "
+                 "tile-verify. Exits 0 only when every check is proved.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
   cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");

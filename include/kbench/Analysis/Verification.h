@@ -21,7 +21,8 @@
 // reduced dim exactly once, and the operands of tile.mma agree on k), C10 pad
 // neutrality, C11 lane alignment (data keeps its index along a named dim),
 // C12 read-only inputs (no kernel writes a memref the host entry binds to a
-// task input; runs only when VerifyOptions::readOnlyEntryInputs is set).
+// task input; runs only when VerifyOptions::readOnlyEntryInputs is set), C13
+// no output read before the block's own store (the cached-output cheat).
 //
 // Typical use (the CLI):
 //
@@ -61,7 +62,7 @@ llvm::StringRef stringifyCheckStatus(CheckStatus status);
 
 /// Which checks to run and their budgets.
 struct VerifyOptions {
-  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12"); empty
+  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12", "C13"); empty
   /// runs all.
   llvm::SmallVector<std::string> checks;
   /// C12: how many leading arguments of the module's host entry (its one
@@ -104,7 +105,7 @@ struct Finding {
   CheckStatus status = CheckStatus::Violated;
   /// "oob", "tail_read", "uncovered", "double_write", "k_gap", "k_dup",
   /// "k_mismatch", "pad_not_neutral", "misaligned", "input_write",
-  /// "unsupported", "budget", "timeout", "size".
+  /// "output_read", "unsupported", "budget", "timeout", "size".
   std::string kind;
   /// The op the finding is about (diagnostics attach to its location).
   mlir::Operation *op = nullptr;

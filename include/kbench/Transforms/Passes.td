@@ -28,6 +28,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
     | C10 | pad values are neutral for every consumer that observes them (zero into mma/add, -inf into max, ...) and otherwise reach only masked lanes of a store |
     | C11 | lanes keep their index along a named dim from load to store (a load of the wrong in-bounds tile) |
     | C12 | with `read-only-inputs=N`: no `tile.store` or `tile.atomic_add` writes into a kernel argument that the host entry (the module's one defined `func.func`) binds to one of its first N arguments, the task inputs |
+    | C13 | no `tile.load` reads an element of an output (a memref the kernel writes) before a `tile.store` of the same block wrote it; `tile.atomic_add` is declared accumulation |
 
     Each violation is an error at the op with a witness: the smallest failing
     shape (found by lexmin with the shape symbols first), then the block, loop
@@ -50,7 +51,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
            /*default=*/"\"\"",
            "Write the JSON report to this file ('-': stdout)">,
     ListOption<"checks", "checks", "std::string",
-               "Checks to run: C1, C2, C3, C9, C10, C11, C12 (default: "
+               "Checks to run: C1, C2, C3, C9, C10, C11, C12, C13 (default: "
                "all; C12 needs read-only-inputs)">,
     Option<"readOnlyInputs", "read-only-inputs", "int", /*default=*/"-1",
            "C12: the host entry's first N arguments are read-only task "
