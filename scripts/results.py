@@ -119,7 +119,10 @@ def make_fragment(args):
     if not records:
         fail("no timed shapes in %s/*/report.json" % out)
     if len(protocol) != 1:
-        fail("reports of several protocol versions %s in one run" % sorted(protocol))
+        # Figures of different timing protocols are not comparable (version 3
+        # re-poisons outputs before every timed run): re-time, not compare.
+        fail("reports of several protocol versions %s in one run: their figures are not "
+             "comparable in one table; re-time every bundle with one kbench-run" % sorted(protocol))
     builds = list(index.get("packages", {}).values())
     run = {
         "id": args.id or machine["date"][:10] + "-gpu-eval",

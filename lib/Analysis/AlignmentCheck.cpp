@@ -11,8 +11,13 @@
 //
 // A forward dataflow tracks, per tensor value and axis, the (load, axis)
 // origins of its lanes; the check is one Presburger query per origin and
-// store axis. Kernels that shift data on purpose (stencils) should run
-// tile-verify with checks that exclude C11.
+// store axis, per element: lane e of the load along D must be stored at the
+// same index of D. When the lanes a load read along D land on a store axis of
+// another dim while the output has exactly one axis of dim D, the tile's axes
+// were permuted (a transpose of a square tile type-checks); the query then
+// relates the lane on the landing axis to the lane on the axis of D, and a
+// witness gives both lanes. Kernels that shift data on purpose (stencils)
+// should run tile-verify with checks that exclude C11.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,24 +86,73 @@ private:
                   unsigned axis);
 };
 
+/// The store axis whose dim carries the lanes a load read along `loadDim`
+/// when they land on store axis `axis`: `axis` itself when it has that dim,
+/// else the one other axis of that dim (the lanes were permuted), or none.
+static std::optional<unsigned> targetAxis(const ViewInfo &sview, unsigned axis,
+                                          unsigned loadDim) {
+  if (sview.dimSymbols[axis] == loadDim)
+    return axis;
+  std::optional<unsigned> target;
+  for (auto [a, dim] : llvm::enumerate(sview.dimSymbols)) {
+    if (dim != loadDim)
+      continue;
+    if (target)
+      return std::nullopt;
+    target = a;
+  }
+  return target;
+}
+
 void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
                                    Origin origin, unsigned axis) {
   if (!checked.insert({store, origin.load, origin.axis, axis}).second)
     return;
   const ViewInfo &lview = model.getViews()[origin.load->view];
   const ViewInfo &sview = model.getViews()[access.view];
-  unsigned dim = sview.dimSymbols[axis];
-  if (lview.dimSymbols[origin.axis] != dim ||
-      lview.tileShape[origin.axis] != sview.tileShape[axis])
+  unsigned dim = lview.dimSymbols[origin.axis];
+  // Lanes keep their index from load to store (no tile op shifts lanes), so
+  // a lane count that differs means the lanes were not followed faithfully.
+  if (lview.tileShape[origin.axis] != sview.tileShape[axis])
     return;
+  std::optional<unsigned> target = targetAxis(sview, axis, dim);
+  if (!target)
+    return;
+  bool permuted = *target != axis;
+  // Per element: lane `e` along store axis `axis` holds the element
+  // loadTile * T + e of the load along `dim`; the element the store writes
+  // along the axis of `dim` is storeTile * T' + e' (e' = e unless the axes
+  // were permuted). They must be equal for every stored element.
   for (int side : {1, -1}) {
-    FailureOr<LoadStoreQuery> q =
-        buildLoadStoreQuery(model, *origin.load, origin.axis, access, axis);
+    FailureOr<LoadStoreQuery> q = buildLoadStoreQuery(
+        model, *origin.load, origin.axis, access, *target);
     if (failed(q))
       return;
     LinearSystem &sys = q->sys;
     const Instance &inst = q->inst;
-    sys.addGE((q->loadTile - q->storeTile) * side - 1);
+    FailureOr<LinearExpr> laneTile =
+        model.flatten(sys, access.indices[axis], q->syms, &q->inst);
+    if (failed(laneTile))
+      return;
+    int64_t laneSize = sview.tileShape[axis];
+    int64_t targetSize = sview.tileShape[*target];
+    LinearExpr lane = LinearExpr::var(sys.addVar("lane"));
+    LinearExpr targetLane =
+        permuted ? LinearExpr::var(sys.addVar("target_lane")) : lane;
+    LinearExpr loadElem = q->loadTile * lview.tileShape[origin.axis] + lane;
+    LinearExpr storeElem = q->storeTile * targetSize + targetLane;
+    for (auto [l, size, tileExpr, axisDim] :
+         {std::tuple(lane, laneSize, *laneTile, sview.dimSymbols[axis]),
+          std::tuple(targetLane, targetSize, q->storeTile, dim)}) {
+      // The lane exists and its element is stored (not masked off).
+      sys.addGE(l);
+      sys.addLT(l, LinearExpr::cst(size));
+      sys.addLT(tileExpr * size + l, q->syms[axisDim]);
+    }
+    // A lane past the load's extent holds the pad (C10's concern); a witness
+    // with real data reads better.
+    sys.addLT(loadElem, q->syms[dim]);
+    sys.addGE((loadElem - storeElem) * side - 1);
     SmallVector<int64_t> values;
     CheckRun::Outcome outcome = run.lexMin(sys, values);
     if (outcome == CheckRun::Outcome::Stopped) {
@@ -110,21 +164,52 @@ void AlignmentAnalysis::checkStore(Operation *store, const AccessInfo &access,
     SymbolValues dims = witnessDims(model, values, q->syms);
     int64_t lt = q->loadTile.evaluate(values), st = q->storeTile.evaluate(values);
     const std::string &dimName = model.getSymbols()[dim];
-    std::string message =
-        describeOp(store) + " writes tile " + std::to_string(st) + " along " +
-        dimName + " (dim " + std::to_string(axis) + ") of " + sview.label() +
-        " with lanes that " + describeOp(origin.load->op) + " read from tile " +
-        std::to_string(lt) + " along " + dimName + " of " + lview.label() +
-        " (" + dimsText(dims, model.getSymbols()) + ", " +
-        instanceText(model, inst, values) +
-        "); data must keep its index along a dim: use the same tile "
-        "coordinate for both";
+    std::string message;
+    if (!permuted) {
+      message = describeOp(store) + " writes tile " + std::to_string(st) +
+                " along " + dimName + " (dim " + std::to_string(axis) +
+                ") of " + sview.label() + " with lanes that " +
+                describeOp(origin.load->op) + " read from tile " +
+                std::to_string(lt) + " along " + dimName + " of " +
+                lview.label() + " (" + dimsText(dims, model.getSymbols()) +
+                ", " + instanceText(model, inst, values) +
+                "); data must keep its index along a dim: use the same tile "
+                "coordinate for both";
+    } else {
+      const std::string &axisName = model.getSymbols()[sview.dimSymbols[axis]];
+      message =
+          describeOp(store) + " writes along " + axisName + " (dim " +
+          std::to_string(axis) + ") of " + sview.label() + " lanes that " +
+          describeOp(origin.load->op) + " read along " + dimName + " (dim " +
+          std::to_string(origin.axis) + ") of " + lview.label() +
+          ": the element read at index " +
+          std::to_string(loadElem.evaluate(values)) + " along " + dimName +
+          " is stored at index " + std::to_string(storeElem.evaluate(values)) +
+          " along " + dimName + " (dim " + std::to_string(*target) + ") of " +
+          sview.label() + " (" + dimsText(dims, model.getSymbols()) + ", " +
+          instanceText(model, inst, values) + ", lanes " +
+          std::to_string(lane.evaluate(values)) + " and " +
+          std::to_string(targetLane.evaluate(values)) +
+          "); the tile's axes are permuted: data must keep its index along "
+          "each named dim (a tile.transpose too many or too few?)";
+    }
     Finding &finding = run.violation(store, "misaligned", sview.tensor,
-                                     message, "index_offset|coordinate");
+                                     message, permuted
+                                                  ? "transpose|coordinate"
+                                                  : "index_offset|coordinate");
     finding.witness["dims"] = dimsJSON(dims, model.getSymbols());
     addInstanceJSON(finding.witness, model, inst, values);
     finding.witness["load_tile"] = lt;
     finding.witness["store_tile"] = st;
+    finding.witness["load_element"] = loadElem.evaluate(values);
+    finding.witness["store_element"] = storeElem.evaluate(values);
+    if (permuted) {
+      llvm::json::Object lanes;
+      lanes[std::to_string(axis)] = lane.evaluate(values);
+      lanes[std::to_string(*target)] = targetLane.evaluate(values);
+      finding.witness["lanes"] = std::move(lanes);
+      finding.details["store_dim"] = *target;
+    }
     finding.details["dim_name"] = dimName;
     finding.details["dim"] = axis;
     finding.details["source"] = describeOp(origin.load->op);

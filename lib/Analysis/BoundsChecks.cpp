@@ -284,12 +284,18 @@ void checkCoverage(CheckRun &run) {
       AccessInstance ai = model.emitAccess(w, syms, inst, *write, "", true);
       for (unsigned d = 0; d < rank; ++d)
         w.addEQ(x[d], tileLevel ? ai.tile[d] : ai.element[d]);
-      written = written.unionSet(run.toSet(w));
+      FailureOr<PresburgerSet> united = run.unite(written, run.toSet(w));
+      if (failed(united))
+        return;
+      written = std::move(*united);
     }
     if (!run.canContinue())
       return;
-    PresburgerSet missing =
-        PresburgerSet(all.toPolyhedron()).subtract(written);
+    FailureOr<PresburgerSet> difference =
+        run.subtract(PresburgerSet(all.toPolyhedron()), written);
+    if (failed(difference))
+      return;
+    const PresburgerSet &missing = *difference;
     SmallVector<int64_t> point;
     CheckRun::Outcome outcome = run.lexMinOfSet(missing, point);
     if (outcome == CheckRun::Outcome::Stopped)

@@ -1,6 +1,7 @@
 //===- CheckSupport.cpp - Shared machinery of the tile-verify checks ------===//
 //
-// Budgets, lexmin queries with witness replay, and witness formatting.
+// Budgets (steps, the wall-clock backstop, the query size), lexmin queries
+// with witness replay, budgeted set differences, and witness formatting.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,44 +20,77 @@ CheckRun::CheckRun(const KernelModel &model, const VerifyOptions &options,
     : model(model), options(options), check(check.str()), findings(findings),
       start(std::chrono::steady_clock::now()) {}
 
-bool CheckRun::checkBudget(unsigned size) {
+/// The size of a relation's constraint matrix: what building it costs in
+/// steps (at least 1).
+static uint64_t matrixCost(const IntegerRelation &rel) {
+  return uint64_t(rel.getNumVars() + 1) * rel.getNumConstraints() + 1;
+}
+
+/// The fixed part of a query's cost (a simplex tableau set up and solved):
+/// measured, many small queries (C3 on thousands of writes) take about as
+/// long per step as a few large set differences (C2) with this overhead.
+static constexpr uint64_t kQueryCost = 2000;
+
+/// What one integer query (lexmin, emptiness) on `rel` costs in steps.
+static uint64_t queryCost(const IntegerRelation &rel) {
+  return kQueryCost + matrixCost(rel);
+}
+
+void CheckRun::stop(const std::string &message, StringRef kind) {
+  unsupported(model.getKernel(), message, kind);
+  stopped = true;
+}
+
+bool CheckRun::charge(uint64_t cost) {
   if (stopped)
     return false;
+  steps += cost;
+  if (steps > options.maxSteps) {
+    stop("stopped after " + std::to_string(queries) + " queries: the check " +
+             "used up its step budget of " + std::to_string(options.maxSteps) +
+             " steps (raise it with max-steps=N)",
+         "budget");
+    return false;
+  }
   double elapsed = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  Operation *kernel = model.getKernel();
   if (elapsed >= options.timeoutMs) {
-    unsupported(kernel,
-                "stopped after " + std::to_string(queries) +
-                    " queries: the check exceeded its time limit of " +
-                    std::to_string(options.timeoutMs) +
-                    " ms (raise it with timeout-ms=N)",
-                "timeout");
-    stopped = true;
-    return false;
-  }
-  if (size > options.maxQuerySize) {
-    unsupported(kernel,
-                "a query has " + std::to_string(size) +
-                    " variables and constraints, more than the size limit of " +
-                    std::to_string(options.maxQuerySize) +
-                    " (raise it with max-query-size=N)",
-                "size");
-    stopped = true;
+    stop("stopped after " + std::to_string(queries) + " queries (" +
+             std::to_string(steps) +
+             " steps): the check exceeded its time limit of " +
+             std::to_string(options.timeoutMs) +
+             " ms (raise it with timeout-ms=N)",
+         "timeout");
     return false;
   }
   return true;
 }
 
-bool CheckRun::canContinue() { return checkBudget(0); }
+bool CheckRun::checkBudget(unsigned size) {
+  if (stopped)
+    return false;
+  if (size > options.maxQuerySize) {
+    stop("a query has " + std::to_string(size) +
+             " variables and constraints, more than the size limit of " +
+             std::to_string(options.maxQuerySize) +
+             " (raise it with max-query-size=N)",
+         "size");
+    return false;
+  }
+  return true;
+}
+
+bool CheckRun::canContinue() { return charge(1); }
 
 CheckRun::Outcome CheckRun::lexMin(const LinearSystem &sys,
                                    SmallVectorImpl<int64_t> &values) {
   if (!checkBudget(sys.getNumVars() + sys.getNumConstraints()))
     return Outcome::Stopped;
-  ++queries;
   IntegerPolyhedron poly = sys.toPolyhedron();
+  if (!charge(queryCost(poly)))
+    return Outcome::Stopped;
+  ++queries;
   MaybeOptimum<SmallVector<DynamicAPInt, 8>> min = poly.findIntegerLexMin();
   SmallVector<DynamicAPInt, 8> point;
   if (min.isBounded()) {
@@ -96,7 +130,62 @@ CheckRun::Outcome CheckRun::lexMin(const LinearSystem &sys,
 }
 
 PresburgerSet CheckRun::toSet(const LinearSystem &sys) {
-  return PresburgerSet(sys.toPolyhedron().computeReprWithOnlyDivLocals());
+  IntegerPolyhedron poly = sys.toPolyhedron();
+  // Eliminating a local that is not a division may split the set; the
+  // callers test the budget before they use the result.
+  if (!charge(queryCost(poly)))
+    return PresburgerSet::getEmpty(poly.getSpace());
+  PresburgerSet set(poly.computeReprWithOnlyDivLocals());
+  for (const IntegerRelation &disjunct : set.getAllDisjuncts())
+    charge(matrixCost(disjunct));
+  return set;
+}
+
+FailureOr<PresburgerSet> CheckRun::unite(const PresburgerSet &a,
+                                         const PresburgerSet &b) {
+  PresburgerSet result = a;
+  for (const IntegerRelation &disjunct : b.getAllDisjuncts()) {
+    if (!charge(matrixCost(disjunct)))
+      return failure();
+    result.unionInPlace(disjunct);
+  }
+  return result;
+}
+
+FailureOr<PresburgerSet> CheckRun::subtract(const PresburgerSet &from,
+                                            const PresburgerSet &what) {
+  // PresburgerSet::subtract of whole sets builds every piece before it
+  // returns; with a few overlapping writes the pieces multiply past any
+  // memory. One disjunct at a time, each elementary difference is charged
+  // before it runs by the most it can build (one piece per inequality of
+  // the subtrahend, two per equality, each with both constraint matrices),
+  // and empty pieces are dropped before they multiply further.
+  PresburgerSet result = from;
+  for (const IntegerRelation &w : what.getAllDisjuncts()) {
+    PresburgerSet subtrahend{IntegerPolyhedron(w)};
+    PresburgerSet next = PresburgerSet::getEmpty(from.getSpace());
+    for (const IntegerRelation &d : result.getAllDisjuncts()) {
+      uint64_t pieces = w.getNumInequalities() + 2 * w.getNumEqualities() + 1;
+      uint64_t pieceCost =
+          uint64_t(d.getNumVars() + w.getNumLocalVars() + 1) *
+              (d.getNumConstraints() + w.getNumConstraints()) +
+          1;
+      // Each piece also costs a redundancy test of the library's.
+      if (!charge(pieces * (pieceCost + kQueryCost)))
+        return failure();
+      PresburgerSet difference =
+          PresburgerSet(IntegerPolyhedron(d)).subtract(subtrahend);
+      for (const IntegerRelation &piece : difference.getAllDisjuncts()) {
+        if (!charge(queryCost(piece)))
+          return failure();
+        ++queries;
+        if (!piece.isIntegerEmpty())
+          next.unionInPlace(piece);
+      }
+    }
+    result = std::move(next);
+  }
+  return result;
 }
 
 CheckRun::Outcome CheckRun::lexMinOfSet(const PresburgerSet &set,
@@ -108,7 +197,7 @@ CheckRun::Outcome CheckRun::lexMinOfSet(const PresburgerSet &set,
     return Outcome::Stopped;
   std::optional<SmallVector<DynamicAPInt, 8>> best;
   for (const IntegerRelation &disjunct : set.getAllDisjuncts()) {
-    if (!checkBudget(0))
+    if (!charge(queryCost(disjunct)))
       return Outcome::Stopped;
     ++queries;
     MaybeOptimum<SmallVector<DynamicAPInt, 8>> min =
@@ -181,6 +270,7 @@ CheckReport CheckRun::finish() {
   CheckReport report;
   report.check = check;
   report.queries = queries;
+  report.steps = steps;
   report.milliseconds = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - start)
                             .count();

@@ -1,11 +1,14 @@
 //===- CheckSupport.h - Shared machinery of the tile-verify checks -*- C++ -*-===//
 //
 // Private to lib/Analysis. A CheckRun is one check on one kernel: it owns the
-// time and size budget, issues the Presburger queries (lexmin with the shape
+// step budget (every piece of Presburger work and every loop iteration of a
+// check is charged through it, so a check stops at the same point on every
+// machine), the wall-clock backstop and the query size limit, issues the Presburger queries (lexmin with the shape
 // symbols first, then a replay of the witness on the same system), and
 // collects findings. The check entry points at the bottom are implemented in
 // BoundsChecks.cpp (C1-C3), ReductionCheck.cpp (C9), PadCheck.cpp (C10),
-// AlignmentCheck.cpp (C11) and ReadOnlyCheck.cpp (C12).
+// AlignmentCheck.cpp (C11), ReadOnlyCheck.cpp (C12) and OutputReadCheck.cpp
+// (C13).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,10 +44,28 @@ public:
                       llvm::SmallVectorImpl<int64_t> &point);
 
   /// The existential projection of `sys` onto its visible variables, as a set
-  /// whose locals are all divisions (what `subtract` needs).
+  /// whose locals are all divisions (what `subtract` needs). Charged.
   mlir::presburger::PresburgerSet toSet(const LinearSystem &sys);
 
-  /// False once the budget ran out (a finding says so); checks stop then.
+  /// `from \ what`, one disjunct of `what` from one disjunct of `from` at a
+  /// time, each step charged before it runs (by a bound on what it can
+  /// build) and after (by what it built), empty pieces dropped. Fails once the
+  /// budget ran out, before a set can outgrow it.
+  mlir::FailureOr<mlir::presburger::PresburgerSet>
+  subtract(const mlir::presburger::PresburgerSet &from,
+           const mlir::presburger::PresburgerSet &what);
+  /// `a u b`, charged by the disjuncts it holds. Fails once the budget ran
+  /// out.
+  mlir::FailureOr<mlir::presburger::PresburgerSet>
+  unite(const mlir::presburger::PresburgerSet &a,
+        const mlir::presburger::PresburgerSet &b);
+
+  /// Counts `cost` steps of work; false once the step budget or the
+  /// wall-clock backstop ran out (a finding says which), and from then on.
+  bool charge(uint64_t cost);
+
+  /// One step (a loop iteration of a check, an op of a dataflow); false once
+  /// the budget ran out (a finding says so); checks stop then.
   bool canContinue();
 
   /// Records unsupported(op, reason).
@@ -70,8 +91,10 @@ private:
   std::vector<Finding> &findings;
   std::chrono::steady_clock::time_point start;
   unsigned queries = 0;
+  uint64_t steps = 0;
   bool stopped = false;
   bool checkBudget(unsigned size);
+  void stop(const std::string &message, llvm::StringRef kind);
 };
 
 /// A load instance and a store instance of one block that share the
@@ -139,6 +162,9 @@ void checkReductions(CheckRun &run);
 void checkPads(CheckRun &run);
 /// C11: lanes keep their index along a named dim from load to store.
 void checkAlignment(CheckRun &run);
+/// C13: no tile.load reads an element of an output before a tile.store of
+/// the same block wrote it (tile.atomic_add is declared accumulation).
+void checkOutputReads(CheckRun &run);
 /// C12: no tile.store or tile.atomic_add writes into a kernel argument that
 /// the host entry binds to a task input (VerifyOptions::readOnlyEntryInputs
 /// must be set). Returns why the check does not apply (no host entry, the

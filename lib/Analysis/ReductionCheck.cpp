@@ -169,11 +169,17 @@ void ChainChecker::checkGap() {
     Target target = bindTarget(sys, syms, "", true);
     LinearExpr k = bindMember(sys, syms, target.inst, *member, "", true);
     sys.addEQ(LinearExpr::var(sys.addVar("k")), k);
-    have = have.unionSet(run.toSet(sys));
+    FailureOr<PresburgerSet> united = run.unite(have, run.toSet(sys));
+    if (failed(united))
+      return;
+    have = std::move(*united);
   }
   if (!run.canContinue())
     return;
-  PresburgerSet missing = run.toSet(need).subtract(have);
+  FailureOr<PresburgerSet> difference = run.subtract(run.toSet(need), have);
+  if (failed(difference))
+    return;
+  const PresburgerSet &missing = *difference;
   SmallVector<int64_t> point;
   if (run.lexMinOfSet(missing, point) != CheckRun::Outcome::Found)
     return;

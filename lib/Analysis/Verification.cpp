@@ -55,9 +55,9 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
   report.op = kernel;
   KernelModel model(kernel);
   model.bindTaskNames(options.entryArgNames);
-  for (auto [id, check] : kChecks) {
+  auto runModelCheck = [&](const char *id, void (*check)(detail::CheckRun &)) {
     if (!options.runs(id))
-      continue;
+      return;
     detail::CheckRun run(model, options, id, report.findings);
     if (!model.getUnsupported().empty())
       run.unsupported(kernel, "the kernel is outside the affine fragment: " +
@@ -65,7 +65,9 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
     else
       check(run);
     report.checks.push_back(run.finish());
-  }
+  };
+  for (auto [id, check] : kChecks)
+    runModelCheck(id, check);
   // C12 needs the task's input count and looks at the host entry, not the
   // kernel's index model, so it also runs on kernels outside the fragment.
   if (options.readOnlyEntryInputs && options.runs("C12")) {
@@ -78,6 +80,8 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
     }
     report.checks.push_back(std::move(check));
   }
+  // C13 came after C12 (numbered, and reported, in that order).
+  runModelCheck("C13", detail::checkOutputReads);
   for (const CheckReport &check : report.checks)
     report.status = std::max(report.status, check.status);
   report.milliseconds = std::chrono::duration<double, std::milli>(
@@ -130,7 +134,8 @@ llvm::json::Value VerificationResult::toJSON() const {
     {
       llvm::json::Object object{{"status", stringifyCheckStatus(check.status)},
                                 {"time_ms", check.milliseconds},
-                                {"queries", check.queries}};
+                                {"queries", check.queries},
+                                {"steps", check.steps}};
       if (!check.reason.empty())
         object["reason"] = check.reason;
       checks[check.check] = std::move(object);

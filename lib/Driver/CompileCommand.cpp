@@ -55,11 +55,11 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
     if (result.verification.kind() != llvm::json::Value::Null)
       out["verification"] = std::move(result.verification);
     printJSON(std::move(out));
-    return ok ? 0 : 1;
+    return ok ? 0 : failureExitCode(result);
   }
   if (!ok) {
     llvm::errs() << "kbench compile: failed; no bundle written\n";
-    return 1;
+    return failureExitCode(result);
   }
   const StageTimes &t = result.times;
   llvm::outs() << llvm::formatv(
@@ -78,9 +78,9 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   cli::CommandLine cl("kbench verify",
                  "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
                  "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
-                 "alignment, C12 read-only\ninputs) or print a counterexample: the "
-                 "compile pipeline up to tile-verify.\nExits 0 only when every check "
-                 "is proved.");
+                 "alignment, C12 read-only\ninputs, C13 no output read before its "
+                 "store) or print a counterexample:\nthe compile pipeline up to "
+                 "tile-verify. Exits 0 only when every check is proved.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
   cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
@@ -115,7 +115,7 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
                  << " stage failed (see the diagnostics above); nothing was "
                     "checked\n";
   }
-  return ok ? 0 : 1;
+  return ok ? 0 : failureExitCode(result);
 }
 
 } // namespace kbench::driver

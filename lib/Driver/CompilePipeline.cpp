@@ -18,6 +18,7 @@
 #include "Stages.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/InitAll.h"
+#include "kbench/Support/Task.h"
 #include "kbench/Target/Bundle/Manifest.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -187,6 +188,10 @@ static std::string cacheKey(StringRef irHash, const bundle::BundleManifest &mani
   return llvm::formatv("{0:x}", llvm::xxh3_64bits(key)).str();
 }
 
+int failureExitCode(const CompileResult &result) {
+  return result.invalidTask ? kInvalidTaskExitCode : 1;
+}
+
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                           DiagnosticCollector &diagnostics,
                           CompileResult &result) {
@@ -208,8 +213,10 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
 
   std::string taskError;
   FailureOr<TaskSignature> task = readTaskSignature(options.taskDir, taskError);
-  if (failed(task))
+  if (failed(task)) {
+    result.invalidTask = true;
     return error("", taskError);
+  }
 
   // Parse.
   result.failedStage = CompileStage::Parse;

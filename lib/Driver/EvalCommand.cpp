@@ -97,7 +97,7 @@ int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     CompileResult result;
     if (failed(compileTask(*context, options, diagnostics, result))) {
       llvm::errs() << "kbench eval: compile failed; nothing was run\n";
-      return 1;
+      return failureExitCode(result);
     }
     llvm::errs() << "kbench eval: bundle " << options.outputDir
                  << (result.cacheHit ? " (cache hit)\n" : "\n");

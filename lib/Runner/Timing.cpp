@@ -83,14 +83,24 @@ double elapsedUs(CudaDriver &cu, CudaDriver::Event start, CudaDriver::Event end)
   return static_cast<double>(cu.elapsedMs(start, end)) * 1e3;
 }
 
-/// Median time of `fn` over `reps` runs, each after a flush (microseconds).
-double probe(CudaDriver &cu, const std::function<void()> &fn, const at::Tensor &flush,
-             L2Flush mode, int reps) {
+/// What comes before every run of `c`, outside the events: its prepare
+/// (the candidate's outputs poisoned again), then the L2 flush, which also
+/// evicts the lines the poison wrote.
+void beforeRun(CudaDriver &cu, const Contestant &c, const at::Tensor &flush, L2Flush mode,
+               unsigned value) {
+  if (c.prepare)
+    c.prepare();
+  flushL2(cu, flush, mode, value);
+}
+
+/// Median time of `c` over `reps` runs, each after beforeRun (microseconds).
+double probe(CudaDriver &cu, const Contestant &c, const at::Tensor &flush, L2Flush mode,
+             int reps) {
   EventPool ev(cu, 2 * reps);
   for (int i = 0; i < reps; ++i) {
-    flushL2(cu, flush, mode, i);
+    beforeRun(cu, c, flush, mode, i);
     cu.record(ev[2 * i]);
-    fn();
+    c.run();
     cu.record(ev[2 * i + 1]);
   }
   cu.synchronize("synchronizing after the timing probe");
@@ -119,12 +129,12 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
   const size_t k = contestants.size();
   for (int w = 0; w < p.warmup; ++w)
     for (const Contestant &c : contestants) {
-      flushL2(cu, flush, p.flush, w);
+      beforeRun(cu, c, flush, p.flush, w);
       c.run();
     }
   cu.synchronize("synchronizing after warmup");
 
-  double estimate = probe(cu, contestants[0].run, flush, p.flush, p.probe);
+  double estimate = probe(cu, contestants[0], flush, p.flush, p.probe);
   int reps = p.maxReps;
   if (estimate > 0)
     reps = static_cast<int>(std::ceil(p.minSeconds * 1e6 / estimate));
@@ -138,7 +148,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
       for (size_t j = 0; j < k; ++j) {
         size_t c = (j + done + r) % k; // rotate the order every round
         size_t slot = 2 * (r * k + c);
-        flushL2(cu, flush, p.flush, static_cast<unsigned>(done + r));
+        beforeRun(cu, contestants[c], flush, p.flush, static_cast<unsigned>(done + r));
         cu.record(ev[slot]);
         contestants[c].run();
         cu.record(ev[slot + 1]);
@@ -158,6 +168,7 @@ nlohmann::json timeInterleaved(CudaDriver &cu, const std::vector<Contestant> &co
                            {"warmup", p.warmup},
                            {"probe_median_us", estimate},
                            {"flush", l2FlushName(p.flush)},
+                           {"outputs_repoisoned", true},
                            {"flush_bytes", flush.numel() * 4}};
   for (size_t c = 0; c < k; ++c)
     result["contestants"][contestants[c].name] = toJson(summarize(samples[c]));

@@ -9,6 +9,8 @@
 #include "kbench/Search/SearchCommand.h"
 
 #include "kbench/Support/CommandLine.h"
+#include "kbench/Support/Task.h"
+#include "kbench/Target/Bundle/Manifest.h"
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 #include "kbench/Search/Engine.h"
@@ -176,9 +178,15 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!fs::is_directory(taskDir))
     return fail("no task folder '" + taskDir + "'");
 
+  std::string error;
+  // An invalid task.json exits as it does in every other command.
+  if (failed(readTaskSignature(taskDir, error))) {
+    fail(error);
+    return kInvalidTaskExitCode;
+  }
+
   std::unique_ptr<MLIRContext> context = driver::createCompilerContext();
   driver::DiagnosticCollector diagnostics(*context, /*echo=*/true);
-  std::string error;
   std::unique_ptr<TaskCompiler> compiler =
       TaskCompiler::create(*context, taskDir, kernelPath, target, error);
   if (!compiler)

@@ -21,7 +21,8 @@
 // reduced dim exactly once, and the operands of tile.mma agree on k), C10 pad
 // neutrality, C11 lane alignment (data keeps its index along a named dim),
 // C12 read-only inputs (no kernel writes a memref the host entry binds to a
-// task input; runs only when VerifyOptions::readOnlyEntryInputs is set).
+// task input; runs only when VerifyOptions::readOnlyEntryInputs is set), C13
+// no output read before the block's own store (the cached-output cheat).
 //
 // Typical use (the CLI):
 //
@@ -61,7 +62,7 @@ llvm::StringRef stringifyCheckStatus(CheckStatus status);
 
 /// Which checks to run and their budgets.
 struct VerifyOptions {
-  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12"); empty
+  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12", "C13"); empty
   /// runs all.
   llvm::SmallVector<std::string> checks;
   /// C12: how many leading arguments of the module's host entry (its one
@@ -74,9 +75,19 @@ struct VerifyOptions {
   /// outputs), for messages: a finding about kernel argument `X` that the
   /// entry binds to the task's `x` says `X (task 'x')`. May be empty.
   std::vector<std::string> entryArgNames;
-  /// Wall-clock budget of one check on one kernel, in milliseconds. A check
-  /// that exceeds it stops before its next Presburger query and is reported
-  /// unsupported(timeout); a single query is not interrupted.
+  /// Deterministic work budget of one check on one kernel, in steps: a
+  /// Presburger query costs 2000 plus the size of its constraint matrix
+  /// (variables times constraints), every disjunct a set difference or union
+  /// builds costs its matrix size too, and every op a dataflow visits or
+  /// pair of writes a check considers costs 1. A check past it stops and is
+  /// reported unsupported(budget), naming the check; the same kernel stops at
+  /// the same step on every machine. Sets stay within it, so it also bounds
+  /// the check's memory.
+  uint64_t maxSteps = 4000000;
+  /// Wall-clock backstop of one check on one kernel, in milliseconds, tested
+  /// wherever steps are counted: a check past it is reported
+  /// unsupported(timeout). A single Presburger query or one elementary set
+  /// difference is not interrupted.
   unsigned timeoutMs = 10000;
   /// Largest query (variables plus constraints) a check builds before it
   /// reports unsupported(size).
@@ -94,7 +105,7 @@ struct Finding {
   CheckStatus status = CheckStatus::Violated;
   /// "oob", "tail_read", "uncovered", "double_write", "k_gap", "k_dup",
   /// "k_mismatch", "pad_not_neutral", "misaligned", "input_write",
-  /// "unsupported", "timeout", "size".
+  /// "output_read", "unsupported", "budget", "timeout", "size".
   std::string kind;
   /// The op the finding is about (diagnostics attach to its location).
   mlir::Operation *op = nullptr;
@@ -119,6 +130,8 @@ struct CheckReport {
   double milliseconds = 0;
   /// Presburger queries issued.
   unsigned queries = 0;
+  /// Work done, in the steps of VerifyOptions::maxSteps.
+  uint64_t steps = 0;
   /// Why the check does not apply (status NotApplicable); empty otherwise.
   std::string reason;
 };

@@ -59,9 +59,16 @@ struct CompileResult {
   bool cacheHit = false;
   /// The stage that failed, when compileTask failed.
   CompileStage failedStage = CompileStage::Setup;
+  /// task.json was present but invalid (the commands then exit with
+  /// kInvalidTaskExitCode, as kbench-run does).
+  bool invalidTask = false;
   /// Verification report (VERIFICATION.md JSON), when verification ran.
   llvm::json::Value verification = nullptr;
 };
+
+/// The exit status of a failed compileTask: kInvalidTaskExitCode for an
+/// invalid task.json, else 1.
+int failureExitCode(const CompileResult &result);
 
 /// Compiles one task into `options.outputDir`. On failure the diagnostics are
 /// in `diagnostics`, `result.failedStage` says which stage failed,

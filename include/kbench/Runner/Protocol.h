@@ -40,8 +40,11 @@ bool isNominal(Distribution d);
 /// The version of the check and timing protocol, in every report.json. Bumped
 /// when numbers measured before are no longer comparable; 1: candidate and
 /// eager TF32 off/on interleaved, L2 flush by reading (2026-11-29); 2: the
-/// torch.compile package joins the rotation (docs/runner.md, "Baselines").
-inline constexpr int kProtocolVersion = 2;
+/// torch.compile package joins the rotation (docs/runner.md, "Baselines");
+/// 3: the candidate's outputs are poisoned again before every timed run
+/// (outside the events) and check run 2 starts from outputs that half hold
+/// the answer (docs/runner.md, "Timing" and "Checks"), 2026-12-01.
+inline constexpr int kProtocolVersion = 3;
 
 /// Seed i of the protocol: splitmix64(42 + i) >> 1, printed in the report.
 uint64_t protocolSeed(int i);

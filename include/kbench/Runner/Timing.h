@@ -9,6 +9,9 @@
 //     leaves L2 clean, or a cuMemsetD32 ("write", as do_bench-style tools
 //     do), which leaves up to an L2 of dirty lines whose write-back then
 //     lands inside the timed run; the persisting-L2 carve-out is set to 0;
+//   - before every run, outside the events too, the candidate's outputs are
+//     poisoned again (Contestant::prepare), so every timed run computes its
+//     result from scratch;
 //   - contestants interleaved, the order rotated every round (A B C, B C A,
 //     ...), so that a noisy machine moves every contestant alike;
 //   - median, IQR, min, mean and n per contestant, in microseconds.
@@ -79,6 +82,11 @@ nlohmann::json toJson(const TimingStats &stats);
 struct Contestant {
   std::string name;
   std::function<void()> run;
+  /// Run before every warmup, probe and timed run, before the L2 flush and
+  /// outside the events (may be empty). The candidate's re-poisons its
+  /// outputs, so that no timed run finds the last run's result in them and
+  /// skips its work (the cached-output cheat; docs/runner.md, "Timing").
+  std::function<void()> prepare;
 };
 
 /// Times `contestants` (the first is the candidate, whose probe sets n)

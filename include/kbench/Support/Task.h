@@ -134,6 +134,12 @@ struct Task {
   Tolerance toleranceFor(const TensorSpec &output) const;
 };
 
+/// The exit status of every command that reads task.json (kbench compile,
+/// verify, eval and search; kbench-run and its --batch) when the file is
+/// invalid: 2, the runner's "the run could not be judged". A refuted or
+/// failing kernel exits 1, so a caller can tell a bad task from a bad kernel.
+inline constexpr int kInvalidTaskExitCode = 2;
+
 /// The shape-set names in protocol order.
 const std::vector<std::string> &shapeSetNames();
 

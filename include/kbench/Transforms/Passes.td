@@ -28,6 +28,7 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
     | C10 | pad values are neutral for every consumer that observes them (zero into mma/add, -inf into max, ...) and otherwise reach only masked lanes of a store |
     | C11 | lanes keep their index along a named dim from load to store (a load of the wrong in-bounds tile) |
     | C12 | with `read-only-inputs=N`: no `tile.store` or `tile.atomic_add` writes into a kernel argument that the host entry (the module's one defined `func.func`) binds to one of its first N arguments, the task inputs |
+    | C13 | no `tile.load` reads an element of an output (a memref the kernel writes) before a `tile.store` of the same block wrote it; `tile.atomic_add` is declared accumulation |
 
     Each violation is an error at the op with a witness: the smallest failing
     shape (found by lexmin with the shape symbols first), then the block, loop
@@ -50,13 +51,16 @@ def TileVerify : Pass<"tile-verify", "::mlir::ModuleOp"> {
            /*default=*/"\"\"",
            "Write the JSON report to this file ('-': stdout)">,
     ListOption<"checks", "checks", "std::string",
-               "Checks to run: C1, C2, C3, C9, C10, C11, C12 (default: "
+               "Checks to run: C1, C2, C3, C9, C10, C11, C12, C13 (default: "
                "all; C12 needs read-only-inputs)">,
     Option<"readOnlyInputs", "read-only-inputs", "int", /*default=*/"-1",
            "C12: the host entry's first N arguments are read-only task "
            "inputs (default -1: C12 does not run)">,
+    Option<"maxSteps", "max-steps", "uint64_t", /*default=*/"4000000",
+           "Deterministic work budget per check and kernel, in steps "
+           "(docs/verification.md, \"Budgets\")">,
     Option<"timeoutMs", "timeout-ms", "unsigned", /*default=*/"10000",
-           "Time limit per check and kernel in milliseconds">,
+           "Wall-clock backstop per check and kernel in milliseconds">,
     Option<"maxQuerySize", "max-query-size", "unsigned", /*default=*/"4000",
            "Size limit (variables plus constraints) of one query">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

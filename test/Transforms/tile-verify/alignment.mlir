@@ -36,7 +36,9 @@ tile.kernel @wrong_row_tile(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK-NEXT:      "N": 1
 // CHECK-NEXT:    },
 // CHECK-NEXT:    "iter": {},
+// CHECK-NEXT:    "load_element": 0,
 // CHECK-NEXT:    "load_tile": 0,
+// CHECK-NEXT:    "store_element": 16,
 // CHECK-NEXT:    "store_tile": 1
 // CHECK:       "kernel": "wrong_row_tile"
 
@@ -117,3 +119,68 @@ tile.kernel @outside(%X: memref<?xf32> {tile.dims = ["N"]},
 // CHECK-LABEL: "kernels": [
 // CHECK:       "kind": "unsupported",
 // CHECK:       "kernel": "outside"
+
+// -----
+
+// The axis-swap miss: a square tile transposed once too often. Every tile
+// coordinate matches, but the lanes read along N land along M: X[r, c] is
+// stored at Y[c, r]. Refuted per element, with both lanes in the witness.
+tile.kernel @swapped_axes(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                          %Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
+  %Xv = tile.partition %X tile [16, 16] pad(zero) : memref<?x?xf32> -> !tile.part<16x16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
+  %m, %n = tile.grid %Yv : !tile.part<16x16xf32>
+  %x = tile.load %Xv[%m, %n] : !tile.part<16x16xf32, pad = zero> -> tensor<16x16xf32>
+  %t = tile.transpose %x perm [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+  // expected-error @below {{writes along M (dim 0) of Y lanes that tile.load at}}
+  // expected-error @below {{writes along N (dim 1) of Y lanes that tile.load at}}
+  tile.store %t, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+// CHECK-LABEL: "kernels": [
+// CHECK:       "check": "C11",
+// CHECK-NEXT:  "dim": 0,
+// CHECK-NEXT:  "dim_name": "N",
+// CHECK-NEXT:  "hint": "transpose|coordinate",
+// CHECK-NEXT:  "kind": "misaligned",
+// CHECK-NEXT:  "message": "tile.store at {{.*}} writes along M (dim 0) of Y lanes that tile.load at {{.*}} read along N (dim 1) of X: the element read at index 1 along N is stored at index 0 along N (dim 1) of Y (M = 2, N = 2, block (0, 0), lanes 1 and 0); the tile's axes are permuted: data must keep its index along each named dim (a tile.transpose too many or too few?)",
+// CHECK:       "store_dim": 1,
+// CHECK:       "witness": {
+// CHECK-NEXT:    "block": [
+// CHECK-NEXT:      0,
+// CHECK-NEXT:      0
+// CHECK-NEXT:    ],
+// CHECK-NEXT:    "dims": {
+// CHECK-NEXT:      "M": 2,
+// CHECK-NEXT:      "N": 2
+// CHECK-NEXT:    },
+// CHECK-NEXT:    "iter": {},
+// CHECK-NEXT:    "lanes": {
+// CHECK-NEXT:      "0": 1,
+// CHECK-NEXT:      "1": 0
+// CHECK-NEXT:    },
+// CHECK-NEXT:    "load_element": 1,
+// CHECK-NEXT:    "load_tile": 0,
+// CHECK-NEXT:    "store_element": 0,
+// CHECK-NEXT:    "store_tile": 0
+// CHECK:       "kernel": "swapped_axes"
+
+// -----
+
+// The correct counterpart: transposed twice, every lane is back on its dim.
+tile.kernel @transposed_back(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                             %Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
+  %Xv = tile.partition %X tile [16, 16] pad(zero) : memref<?x?xf32> -> !tile.part<16x16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
+  %m, %n = tile.grid %Yv : !tile.part<16x16xf32>
+  %x = tile.load %Xv[%m, %n] : !tile.part<16x16xf32, pad = zero> -> tensor<16x16xf32>
+  %t = tile.transpose %x perm [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+  %u = tile.transpose %t perm [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %u, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+// CHECK-LABEL: "kernels": [
+// CHECK:       "C11": {
+// CHECK-NEXT:    "queries": 4,
+// CHECK-NEXT:    "status": "proved",
+// CHECK:       "kernel": "transposed_back"

@@ -4,8 +4,9 @@
 // RUN:   --tile-verify="read-only-inputs=1 diagnostics-json=-" -o /dev/null \
 // RUN:   2>/dev/null | FileCheck %s
 // Without read-only-inputs C12 does not run: the kernel that stores into its
-// input is proved by C1-C11 (what the GPU run found).
-// RUN: kbench-opt %s -split-input-file --tile-verify="diagnostics-json=-" \
+// input is proved by C1-C11 (what the GPU run found; C13 refutes its read of
+// the argument it also writes).
+// RUN: kbench-opt %s -split-input-file --tile-verify="checks=C1,C2,C3,C9,C10,C11 diagnostics-json=-" \
 // RUN:   -o /dev/null | FileCheck %s --check-prefix=OFF
 // RUN: not kbench-opt %s -split-input-file --tile-verify="checks=C12" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NEEDS-N
@@ -20,13 +21,15 @@
 // NEEDS-N: error: tile-verify: C12 needs read-only-inputs=N, the number of task inputs that lead the host entry's arguments
 
 // y = x + 1, also stored back into x.
-// expected-remark @below {{@write_input violated, C1 proved, C2 proved, C3 proved, C9 proved, C10 proved, C11 proved, C12 violated}}
+// expected-remark @below {{@write_input violated, C1 proved, C2 proved, C3 proved, C9 proved, C10 proved, C11 proved, C12 violated, C13 violated}}
 tile.kernel @write_input(%X: memref<?xf32> {tile.dims = ["N"]},
                          %Y: memref<?xf32> {tile.dims = ["N"]}) {
   %Xv = tile.partition %X tile [64] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
   %Xo = tile.partition %X tile [64] : memref<?xf32> -> !tile.part<64xf32>
   %Yv = tile.partition %Y tile [64] : memref<?xf32> -> !tile.part<64xf32>
   %i = tile.grid %Yv : !tile.part<64xf32>
+  // Storing into X also makes it an output to C13, read before its store.
+  // expected-error @below {{[C13] output_read: tile.load at}}
   %x = tile.load %Xv[%i] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
   %one = arith.constant dense<1.0> : tensor<64xf32>
   %y = arith.addf %x, %one : tensor<64xf32>
@@ -43,6 +46,7 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK:         "C12": {
 // CHECK-NEXT:      "queries": 0,
 // CHECK-NEXT:      "status": "violated",
+// CHECK-NEXT:      "steps": {{[0-9]+}},
 // CHECK-NEXT:      "time_ms":
 // CHECK:       "diagnostics": [
 // CHECK-NEXT:    {
@@ -62,9 +66,10 @@ func.func @main(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK-NEXT:        "entry_argument": 0,
 // CHECK-NEXT:        "kernel_argument": 0
 // CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:  ],
-// CHECK-NEXT:  "kernel": "write_input",
+// CHECK-NEXT:    },
+// CHECK-NEXT:    {
+// CHECK-NEXT:      "check": "C13",
+// CHECK:       "kernel": "write_input",
 // CHECK-NEXT:  "status": "violated",
 
 // -----

@@ -8,6 +8,9 @@
  *   TUNE_ONLY      assumes N == 64 (the tune shape of Inputs/tasks/tune_only)
  *   LAST_COL       leaves the last column unwritten (a j < N - 1 bound)
  *   STATEFUL       right on the first call, zeros afterwards (caching)
+ *   CACHED_OUTPUT  reads y[0] first and skips all its work when y[0]
+ *                  already holds the answer (the cached-output cheat: under
+ *                  repeated timing the output keeps the last run's result)
  *   HALF_PRECISION rounds x * s + b to 11 significant bits (f16's), which
  *                  stays within atol = rtol = 1e-3 but not the accuracy rule
  *   CRASH_AT_M     dereferences NULL when M == CRASH_AT_M
@@ -48,6 +51,10 @@ void gelu_bias(void **params, int64_t gx, int64_t gy, int64_t gz) {
   if (M == HANG_AT_M)
     for (;;)
       __asm__ volatile("");
+#endif
+#ifdef CACHED_OUTPUT
+  if (M > 0 && N > 0 && y[0] == gelu_tanh(x[0] * s[0] + b[0]))
+    return;
 #endif
 #ifdef STATEFUL
   static int calls = 0;
