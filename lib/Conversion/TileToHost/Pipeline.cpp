@@ -39,8 +39,11 @@ void kbench::buildTileToHostLLVMPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // Loops, then LLVM.
+  // Loops, then LLVM. Integer powers (math.ipowi, math.fpowi) have no LLVM
+  // intrinsic: they become calls of generated functions, which the rest of
+  // the pipeline lowers with the kernels.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
