@@ -11,6 +11,8 @@
 # fuzzes a working corpus in build-fuzz/corpus/<target>, started from the
 # committed corpus tools/kbench-fuzz/corpus/<target>; crashes, timeouts and
 # leaks land in build-fuzz/artifacts/<target>/, logs in build-fuzz/logs/.
+# allow_user_poisoning=0: LLVM headers compiled with ASan poison allocator
+# memory that the uninstrumented libMLIR.so then reads (false use-after-poison).
 #
 #   --no-build  run the binaries already in build-fuzz/
 #   --seed      first add seeds from tasks/ and test/ to the working corpora
@@ -120,7 +122,7 @@ for t in "${targets[@]}"; do
   log=$build/logs/$t-$(date -u +%Y%m%dT%H%M%S).log
   echo "fuzz.sh: $t for ${seconds}s (log $log)"
   # One process at a time (-jobs/-workers stay 1): the machine is shared.
-  nice -n 19 "$build/bin/kbench-fuzz-$t" "$build/corpus/$t" "$committed" \
+  ASAN_OPTIONS=allow_user_poisoning=0 nice -n 19 "$build/bin/kbench-fuzz-$t" "$build/corpus/$t" "$committed" \
     -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=60 \
     -rss_limit_mb=3072 -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$t/" >"$log" 2>&1 || echo "fuzz.sh: $t stopped with a finding; see $log"
