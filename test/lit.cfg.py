@@ -24,7 +24,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.kbench_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["kbench-opt", "kbench-run", "kbench-knob-table", "FileCheck", "not", "count"],
+llvm_config.add_tool_substitutions(["kbench-opt", "kbench-run", "kbench-knob-table", "kbench-fuzz-replay", "FileCheck", "not", "count"],
                                    tool_dirs)
 llvm_config.with_environment("PATH", config.kbench_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

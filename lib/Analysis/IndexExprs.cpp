@@ -33,13 +33,39 @@ FailureOr<AffineExpr> KernelModel::getIndexExpr(Value value,
   return result.expr;
 }
 
+/// The ops whose index value computeIndex derives from their operands'.
+static bool combinesIndexOperands(Operation *op) {
+  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+             arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+             arith::CeilDivUIOp, arith::RemUIOp, arith::RemSIOp,
+             arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp, arith::TruncIOp, affine::AffineApplyOp>(op);
+}
+
 KernelModel::IndexValue KernelModel::lookupIndex(Value value) const {
   auto it = indexCache.find(value);
   if (it != indexCache.end())
     return it->second;
-  IndexValue computed = computeIndex(value);
-  indexCache[value] = computed;
-  return computed;
+  // The operands first, deepest first, with an explicit stack: computeIndex
+  // then finds them cached instead of recursing, and an index computed by a
+  // chain of 100k ops costs no stack (docs/robustness.md).
+  SmallVector<std::pair<Value, bool>> stack = {{value, false}};
+  while (!stack.empty()) {
+    auto [current, operandsDone] = stack.pop_back_val();
+    if (indexCache.count(current))
+      continue;
+    Operation *def = current.getDefiningOp();
+    if (operandsDone || !def || !combinesIndexOperands(def)) {
+      IndexValue computed = computeIndex(current);
+      indexCache[current] = computed;
+      continue;
+    }
+    stack.push_back({current, true});
+    for (Value operand : def->getOperands())
+      if (!indexCache.count(operand))
+        stack.push_back({operand, false});
+  }
+  return indexCache.find(value)->second;
 }
 
 KernelModel::IndexValue KernelModel::computeIndex(Value value) const {

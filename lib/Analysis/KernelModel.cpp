@@ -309,11 +309,11 @@ void KernelModel::buildScopes(Region &region, int parent) {
   }
 }
 
-/// Conditions of `cond` (then: it holds; else: it does not) as constraints.
-static LogicalResult conditionConstraints(const KernelModel &model, Value cond,
-                                          bool holds,
-                                          SmallVectorImpl<AffineConstraint> &out,
-                                          std::string &reason) {
+/// conditionConstraints of a condition that is not an arith.andi.
+static LogicalResult atomConstraints(const KernelModel &model, Value cond,
+                                     bool holds,
+                                     SmallVectorImpl<AffineConstraint> &out,
+                                     std::string &reason) {
   Operation *def = cond.getDefiningOp();
   if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
     auto value = dyn_cast<BoolAttr>(constant.getValue());
@@ -322,15 +322,6 @@ static LogicalResult conditionConstraints(const KernelModel &model, Value cond,
     if (truth != holds)
       out.push_back({getAffineConstantExpr(-1, cond.getContext()), false});
     return success();
-  }
-  if (auto andOp = dyn_cast_or_null<arith::AndIOp>(def)) {
-    if (!holds) {
-      reason = "the else branch of a conjunction is a disjunction";
-      return failure();
-    }
-    if (failed(conditionConstraints(model, andOp.getLhs(), true, out, reason)))
-      return failure();
-    return conditionConstraints(model, andOp.getRhs(), true, out, reason);
   }
   auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
   if (!cmp) {
@@ -384,6 +375,31 @@ static LogicalResult conditionConstraints(const KernelModel &model, Value cond,
     return success();
   }
   return failure();
+}
+
+/// Conditions of `cond` (then: it holds; else: it does not) as constraints.
+/// A conjunction is flattened with an explicit stack, left operand first: a
+/// chain of 100k arith.andi must not recurse (docs/robustness.md).
+static LogicalResult conditionConstraints(const KernelModel &model, Value cond,
+                                          bool holds,
+                                          SmallVectorImpl<AffineConstraint> &out,
+                                          std::string &reason) {
+  SmallVector<Value> pending = {cond};
+  while (!pending.empty()) {
+    Value next = pending.pop_back_val();
+    if (auto andOp = next.getDefiningOp<arith::AndIOp>()) {
+      if (!holds) {
+        reason = "the else branch of a conjunction is a disjunction";
+        return failure();
+      }
+      pending.push_back(andOp.getRhs());
+      pending.push_back(andOp.getLhs());
+      continue;
+    }
+    if (failed(atomConstraints(model, next, holds, out, reason)))
+      return failure();
+  }
+  return success();
 }
 
 void KernelModel::buildGuard(Operation *op, int parent) {

@@ -43,80 +43,23 @@ public:
   AxisTracer(const KernelModel &model, Member &member)
       : model(model), member(member) {}
 
+  /// Traces `value`'s axis `axis` to its sources. A depth-first walk with an
+  /// explicit stack, in the order a recursive walk would take: chains of
+  /// 100k elementwise ops or loops must not grow the call stack
+  /// (docs/robustness.md).
   LogicalResult trace(Value value, unsigned axis) {
-    if (!visited.insert({value.getAsOpaquePointer(), axis}).second)
-      return success();
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!forOp || arg == forOp.getInductionVar())
-        return fail("the reduced dim comes from a block argument");
-      unsigned slot = arg.getArgNumber() - 1;
-      auto active = llvm::find_if(activeLoops, [&](const auto &entry) {
-        return entry.first == forOp.getOperation();
-      });
-      if (active == activeLoops.end())
-        return fail("it reduces a value carried by " + describeOp(forOp) +
-                    " inside that loop");
-      // The slot accumulates when its yield depends on its own iter_arg.
-      if (active->second == slot)
-        entryCarried[forOp] = true;
-      return trace(forOp.getInitArgs()[slot], axis);
-    }
-    Operation *def = value.getDefiningOp();
-    if (auto load = dyn_cast<LoadOp>(def)) {
-      const AccessInfo *access = model.getAccess(def);
-      if (!access || !access->unsupported.empty())
-        return fail(describeOp(def) + " is outside the affine fragment" +
-                    (access ? ": " + access->unsupported : std::string()));
-      member.sources.push_back({access, axis});
-      return success();
-    }
-    if (isa<arith::ConstantOp, SplatOp, IotaOp>(def))
-      return success();
-    // A new axis (broadcast, expand_dims) reads no input along it.
-    if (auto map = dyn_cast<AxisMapOpInterface>(def)) {
-      int64_t source = map.getResultAxisSources()[axis];
-      if (source == AxisMapOpInterface::kNewAxis)
-        return success();
-      return trace(map.getMappedInput(), source);
-    }
-    if (auto mma = dyn_cast<MmaOp>(def)) {
-      if (failed(trace(mma.getAcc(), axis)))
-        return failure();
-      if (axis == 0)
-        return trace(mma.getA(), mma.getTransposeA() ? 1 : 0);
-      return trace(mma.getB(), mma.getTransposeB() ? 0 : 1);
-    }
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      if (failed(trace(select.getTrueValue(), axis)))
-        return failure();
-      return trace(select.getFalseValue(), axis);
-    }
-    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
-      unsigned index = cast<OpResult>(value).getResultNumber();
-      activeLoops.push_back({forOp, index});
-      bool saved = entryCarried[forOp];
-      entryCarried[forOp] = false;
-      LogicalResult result = trace(
-          cast<scf::YieldOp>(forOp.getBody()->getTerminator()).getOperand(index),
-          axis);
-      bool carried = entryCarried[forOp];
-      entryCarried[forOp] = saved || carried;
-      activeLoops.pop_back();
-      auto [it, inserted] = loopCarried.try_emplace(forOp, carried);
-      if (!inserted && it->second != carried)
-        return fail(describeOp(forOp) +
-                    " both carries and overwrites values that reach it");
-      return result;
-    }
-    if (isElementwise(def)) {
-      for (Value operand : def->getOperands())
-        if (failed(trace(operand, axis)))
+    SmallVector<Step> stack = {Step{value, axis, nullptr, 0, false}};
+    while (!stack.empty()) {
+      Step step = stack.pop_back_val();
+      if (step.leaving) {
+        if (failed(leaveLoop(step.loop)))
           return failure();
-      return success();
+        continue;
+      }
+      if (failed(visit(step.value, step.axis, stack)))
+        return failure();
     }
-    return fail("the reduced dim passes through " + describeOp(def) +
-                ", which C9 does not model");
+    return success();
   }
 
   /// Turns the loop modes seen into the member's lastOnlyLoops.
@@ -143,6 +86,103 @@ public:
   }
 
 private:
+  /// One pending visit of (value, axis), or the end of a loop entered
+  /// through a result: its body has been traced and its mode is known.
+  struct Step {
+    Value value;
+    unsigned axis;
+    Operation *loop;
+    unsigned slot;
+    bool leaving;
+  };
+
+  /// What the walk does with `value`: records a source, or pushes the values
+  /// it comes from onto `stack`, the first to trace last.
+  LogicalResult visit(Value value, unsigned axis, SmallVectorImpl<Step> &stack) {
+    auto push = [&](Value next, unsigned nextAxis) {
+      stack.push_back(Step{next, nextAxis, nullptr, 0, false});
+    };
+    if (!visited.insert({value.getAsOpaquePointer(), axis}).second)
+      return success();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!forOp || arg == forOp.getInductionVar())
+        return fail("the reduced dim comes from a block argument");
+      unsigned slot = arg.getArgNumber() - 1;
+      auto active = llvm::find_if(activeLoops, [&](const auto &entry) {
+        return entry.first == forOp.getOperation();
+      });
+      if (active == activeLoops.end())
+        return fail("it reduces a value carried by " + describeOp(forOp) +
+                    " inside that loop");
+      // The slot accumulates when its yield depends on its own iter_arg.
+      if (active->second == slot)
+        entryCarried[forOp] = true;
+      push(forOp.getInitArgs()[slot], axis);
+      return success();
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      const AccessInfo *access = model.getAccess(def);
+      if (!access || !access->unsupported.empty())
+        return fail(describeOp(def) + " is outside the affine fragment" +
+                    (access ? ": " + access->unsupported : std::string()));
+      member.sources.push_back({access, axis});
+      return success();
+    }
+    if (isa<arith::ConstantOp, SplatOp, IotaOp>(def))
+      return success();
+    // A new axis (broadcast, expand_dims) reads no input along it.
+    if (auto map = dyn_cast<AxisMapOpInterface>(def)) {
+      int64_t source = map.getResultAxisSources()[axis];
+      if (source != AxisMapOpInterface::kNewAxis)
+        push(map.getMappedInput(), source);
+      return success();
+    }
+    if (auto mma = dyn_cast<MmaOp>(def)) {
+      if (axis == 0)
+        push(mma.getA(), mma.getTransposeA() ? 1 : 0);
+      else
+        push(mma.getB(), mma.getTransposeB() ? 0 : 1);
+      push(mma.getAcc(), axis);
+      return success();
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      push(select.getFalseValue(), axis);
+      push(select.getTrueValue(), axis);
+      return success();
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      activeLoops.push_back({forOp, index});
+      savedCarried.push_back(entryCarried[forOp]);
+      entryCarried[forOp] = false;
+      stack.push_back(Step{Value(), 0, forOp, index, true});
+      push(cast<scf::YieldOp>(forOp.getBody()->getTerminator()).getOperand(index),
+           axis);
+      return success();
+    }
+    if (isElementwise(def)) {
+      for (Value operand : llvm::reverse(def->getOperands()))
+        push(operand, axis);
+      return success();
+    }
+    return fail("the reduced dim passes through " + describeOp(def) +
+                ", which C9 does not model");
+  }
+
+  /// Records the mode of `loop`, whose body the walk has traced.
+  LogicalResult leaveLoop(Operation *loop) {
+    bool carried = entryCarried[loop];
+    entryCarried[loop] = savedCarried.pop_back_val() || carried;
+    activeLoops.pop_back();
+    auto [it, inserted] = loopCarried.try_emplace(loop, carried);
+    if (!inserted && it->second != carried)
+      return fail(describeOp(loop) +
+                  " both carries and overwrites values that reach it");
+    return success();
+  }
+
   LogicalResult fail(const std::string &why) {
     if (member.unsupported.empty())
       member.unsupported = why;
@@ -154,6 +194,8 @@ private:
   DenseSet<std::pair<const void *, unsigned>> visited;
   SmallVector<std::pair<Operation *, unsigned>> activeLoops;
   DenseMap<Operation *, bool> entryCarried, loopCarried;
+  /// entryCarried of each loop in activeLoops before the walk entered it.
+  SmallVector<bool> savedCarried;
 };
 
 /// Whether yield operand `index` of `forOp` depends on its own iter_arg (the
@@ -185,9 +227,22 @@ static bool isCarriedSlot(scf::ForOp forOp, unsigned index) {
 /// it reaches and the mma accumulators it feeds.
 static void traceForward(const KernelModel &model, Value value, Member &member,
                          DenseSet<Value> &seen) {
-  if (!seen.insert(value).second)
-    return;
-  for (OpOperand &use : value.getUses()) {
+  // Depth-first over the uses with an explicit stack of use lists, in the
+  // order a recursive walk takes: a 100k-op chain after a reduction must not
+  // grow the call stack (docs/robustness.md).
+  SmallVector<std::pair<Value::use_iterator, Value::use_iterator>> stack;
+  auto enter = [&](Value next) {
+    if (seen.insert(next).second)
+      stack.push_back({next.use_begin(), next.use_end()});
+  };
+  enter(value);
+  while (!stack.empty()) {
+    auto &[next, end] = stack.back();
+    if (next == end) {
+      stack.pop_back();
+      continue;
+    }
+    OpOperand &use = *next++;
     Operation *user = use.getOwner();
     if (isa<scf::YieldOp>(user)) {
       unsigned index = use.getOperandNumber();
@@ -200,24 +255,22 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
           else if (!llvm::is_contained(member.carriedLoops, *scope))
             member.carriedLoops.push_back(*scope);
         }
-        traceForward(model, forOp.getResult(index), member, seen);
+        enter(forOp.getResult(index));
       } else if (auto ifOp = dyn_cast<scf::IfOp>(user->getParentOp())) {
-        traceForward(model, ifOp.getResult(index), member, seen);
+        enter(ifOp.getResult(index));
       }
       continue;
     }
     if (auto forOp = dyn_cast<scf::ForOp>(user)) {
       unsigned first = forOp.getNumControlOperands();
       if (use.getOperandNumber() >= first)
-        traceForward(model,
-                     forOp.getRegionIterArgs()[use.getOperandNumber() - first],
-                     member, seen);
+        enter(forOp.getRegionIterArgs()[use.getOperandNumber() - first]);
       continue;
     }
     if (auto mma = dyn_cast<MmaOp>(user)) {
       if (use.get() == mma.getAcc() && use.getOperandNumber() == 2) {
         member.accLinks.push_back(mma);
-        traceForward(model, mma.getResult(), member, seen);
+        enter(mma.getResult());
       }
       continue;
     }
@@ -232,7 +285,8 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       continue;
     }
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
-      // A reduction of the result still carries it to the outputs.
+      // A reduction of the result still carries it to the outputs. (Each
+      // nested walk drops a dim: their depth is bounded by the rank.)
       DenseSet<Value> nested;
       Member probe;
       traceForward(model, reduce.getResult(), probe, nested);
@@ -243,8 +297,8 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       continue;
     // Reductions were handled above: the other axis maps only move elements.
     if (isa<AxisMapOpInterface, arith::SelectOp>(user) || isElementwise(user))
-      for (Value result : user->getResults())
-        traceForward(model, result, member, seen);
+      for (Value result : llvm::reverse(user->getResults()))
+        enter(result);
   }
 }
 

@@ -59,6 +59,8 @@ public:
       char c = peek();
       if (c != '+' && c != '-')
         return lhs;
+      if (!countOperator())
+        return std::nullopt;
       ++pos;
       std::optional<ShapeExpr> rhs = parseTerm();
       if (!rhs)
@@ -126,6 +128,8 @@ private:
         kind = ShapeExpr::Kind::Mod;
       else
         return lhs;
+      if (!countOperator())
+        return std::nullopt;
       ++pos;
       std::optional<ShapeExpr> rhs = parseUnary();
       if (!rhs)
@@ -137,6 +141,8 @@ private:
   std::optional<ShapeExpr> parseUnary() {
     skipSpace();
     if (peek() == '-') {
+      if (!countOperator())
+        return std::nullopt;
       ++pos;
       std::optional<ShapeExpr> operand = parseUnary();
       if (!operand)
@@ -154,6 +160,8 @@ private:
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_')
       return parseNameOrCall();
     if (c == '(') {
+      if (!countOperator())
+        return std::nullopt;
       ++pos;
       std::optional<ShapeExpr> inner = parseExpr();
       if (!inner)
@@ -203,6 +211,8 @@ private:
       fail("unknown function '" + name + "' (known: ceildiv, floordiv, min, max)");
       return std::nullopt;
     }
+    if (!countOperator())
+      return std::nullopt;
     ++pos; // '('
     std::optional<ShapeExpr> lhs = parseExpr();
     if (!lhs || !expect(','))
@@ -211,6 +221,18 @@ private:
     if (!rhs || !expect(')'))
       return std::nullopt;
     return ShapeExpr::binary(*kind, std::move(*lhs), std::move(*rhs));
+  }
+
+  /// Counts an operator, a parenthesis or a call, and fails past
+  /// kMaxOperators: they bound the depth of the tree, hence of this parser's
+  /// recursion and of every recursive walk over the result (evaluate, str,
+  /// substitute, the destructor). Real shape formulas have a handful.
+  bool countOperator() {
+    if (++operators <= kMaxOperators)
+      return true;
+    fail("more than " + std::to_string(kMaxOperators) +
+         " operators, parentheses and calls in one expression");
+    return false;
   }
 
   bool expect(char c) {
@@ -223,8 +245,10 @@ private:
     return false;
   }
 
+  static constexpr unsigned kMaxOperators = 256;
   const std::string &text;
   size_t pos = 0;
+  unsigned operators = 0;
 };
 
 } // namespace

@@ -77,6 +77,31 @@ TEST(ShapeExpr, ParseErrorsNameTheColumn) {
             "column 19: integer literal does not fit in 64 bits, found '9'");
 }
 
+// The parser bounds the tree's depth: a 100k-term sum or 100k nested
+// parentheses (in a task.json cost formula or a requires fact) overflowed
+// the stack in the recursive walks over the tree, its destructor included.
+TEST(ShapeExpr, LongExpressionsAreRefused) {
+  auto repeat = [](const std::string &piece, int times) {
+    std::string out;
+    for (int i = 0; i < times; ++i)
+      out += piece;
+    return out;
+  };
+  const std::string limit = "more than 256 operators, parentheses and calls in one expression";
+  EXPECT_NE(parseError("M" + repeat("+M", 100000)).find(limit), std::string::npos);
+  EXPECT_NE(parseError(repeat("(", 100000) + "M" + repeat(")", 100000)).find(limit),
+            std::string::npos);
+  EXPECT_NE(parseError(repeat("-", 100000) + "M").find(limit), std::string::npos);
+  EXPECT_NE(parseError(repeat("max(M, ", 100000) + "M" + repeat(")", 100000)).find(limit),
+            std::string::npos);
+  EXPECT_EQ(parseError("M" + repeat("+M", 100000)).rfind("column 514: ", 0), 0u);
+  // Up to the limit is fine, and the result evaluates.
+  std::string error;
+  std::optional<ShapeExpr> sum = ShapeExpr::parse("M" + repeat("+M", 256), error);
+  ASSERT_TRUE(sum) << error;
+  EXPECT_EQ(sum->evaluate({{"M", 2}}, error), 514);
+}
+
 TEST(ShapeExpr, PrintRoundTrips) {
   for (const char *text :
        {"ceildiv(M, 64)", "2 * M * N * K", "M - (N - K)", "(M + 1) * 4",

@@ -28,6 +28,7 @@ void kbench::buildTileToHostLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createTileHostFreshOutputs());
 
   // Tensors to buffers; every buffer is freed where it dies. A loop may
   // yield a fresh tile (a reduction result, a tile chosen by scf.if) as its
@@ -39,8 +40,11 @@ void kbench::buildTileToHostLLVMPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // Loops, then LLVM.
+  // Loops, then LLVM. Integer powers (math.ipowi, math.fpowi) have no LLVM
+  // intrinsic: they become calls of generated functions, which the rest of
+  // the pipeline lowers with the kernels.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -66,6 +70,7 @@ void kbench::buildTileToHostLLVMPipeline(OpPassManager &pm) {
 
 void kbench::registerTileToHostPasses() {
   registerPass([] { return createTileToHost(); });
+  registerPass([] { return createTileHostFreshOutputs(); });
   PassPipelineRegistration<>(
       "tile-to-host-llvm",
       "Lower tile kernels to LLVM-dialect functions with the host kernel ABI",

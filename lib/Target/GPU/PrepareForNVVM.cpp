@@ -1,11 +1,12 @@
 //===- PrepareForNVVM.cpp - Fill the gaps of convert-gpu-to-nvvm ----------===//
 //
-// Two small passes around the upstream NVVM conversion (MLIR 22.1):
+// Three small passes around the upstream NVVM conversion (MLIR 22.1):
 // kbench-gpu-prepare-nvvm runs before it and lowers the ops it leaves alone
 // (f32 subgroup reductions, vector masks, strided slices);
 // kbench-nvvm-extern-dynamic-shared runs after it and fixes the linkage of
-// the dynamic shared memory global. Both are measured gaps, pinned by tests in
-// test/Target/GPU.
+// the dynamic shared memory global; kbench-nvvm-check-translatable then
+// refuses, at the op, what is still not LLVM or NVVM. All are measured gaps,
+// pinned by tests in test/Target/GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -22,6 +24,7 @@
 namespace kbench {
 #define GEN_PASS_DEF_GPUPREPAREFORNVVM
 #define GEN_PASS_DEF_NVVMEXTERNDYNAMICSHAREDMEMORY
+#define GEN_PASS_DEF_NVVMCHECKTRANSLATABLE
 #include "kbench/Target/GPU/Passes.h.inc"
 } // namespace kbench
 
@@ -59,6 +62,25 @@ struct NVVMExternDynamicSharedMemoryPass
           global.getSymName().starts_with("__dynamic_shmem__"))
         global.setLinkage(LLVM::Linkage::External);
     });
+  }
+};
+struct NVVMCheckTranslatablePass
+    : kbench::impl::NVVMCheckTranslatableBase<NVVMCheckTranslatablePass> {
+  void runOnOperation() override {
+    bool refused = false;
+    getOperation().getBody()->walk([&](Operation *op) {
+      if (isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(op->getDialect()))
+        return;
+      refused = true;
+      emitError(op->getLoc())
+          << "'" << op->getName() << "' does not lower to NVVM for "
+          << "sm_90a: MLIR's NVVM conversion leaves it as is and LLVM IR "
+          << "translation has no rule for it (docs/tile-ir.md, \"Which arith "
+          << "and math ops lower\"); compute it from ops that lower, or "
+          << "compile for the host target";
+    });
+    if (refused)
+      signalPassFailure();
   }
 };
 } // namespace

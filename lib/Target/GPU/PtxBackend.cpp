@@ -7,6 +7,7 @@
 //   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm,
 //              kbench-nvvm-extern-dynamic-shared, canonicalize, cse)
 //   reconcile-unrealized-casts
+//   gpu.module(kbench-nvvm-check-translatable)
 //   gpu-module-to-binary{format=isa}      (with --nvptx-short-ptr)
 //
 // No host code is generated: the runner launches the kernels through the CUDA
@@ -84,6 +85,7 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.nest<gpu::GPUModuleOp>().addPass(createNVVMCheckTranslatable());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   // libdevice comes from the toolkit; without it math calls stay unresolved

@@ -54,4 +54,19 @@ def TileToHost : Pass<"tile-to-host", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileHostFreshOutputs
+    : Pass<"tile-host-fresh-outputs", "::mlir::func::FuncOp"> {
+  let summary = "Give elementwise linalg ops an empty tensor as their output";
+  let description = [{
+    convert-elementwise-to-linalg uses an input of the op as the output of the
+    `linalg.generic` it builds. A chain of N elementwise ops then makes one
+    chain of in-place candidates that all alias, and one-shot bufferization's
+    conflict analysis takes time cubic in N (400 ops: 49 s). Where the payload
+    does not read the output, this pass replaces it by a `tensor.empty` of the
+    same shape: every op writes a fresh buffer (freed by the deallocation
+    pipeline where it dies) and the analysis is linear.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // KBENCH_CONVERSION_TILETOHOST_PASSES_TD

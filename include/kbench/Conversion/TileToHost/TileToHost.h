@@ -18,6 +18,7 @@ class OpPassManager;
 namespace kbench {
 
 #define GEN_PASS_DECL_TILETOHOST
+#define GEN_PASS_DECL_TILEHOSTFRESHOUTPUTS
 #include "kbench/Conversion/TileToHost/Passes.h.inc"
 
 /// Adds `tile-to-host` and every pass after it down to the LLVM dialect:

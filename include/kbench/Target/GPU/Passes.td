@@ -39,13 +39,27 @@ def NVVMExternDynamicSharedMemory
   }];
 }
 
+def NVVMCheckTranslatable
+    : Pass<"kbench-nvvm-check-translatable", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Refuse, at the op, what LLVM IR translation cannot take";
+  let description = [{
+    Runs after convert-gpu-to-nvvm, before gpu-module-to-binary translates
+    the module to LLVM IR. Every op left must belong to the `llvm` or `nvvm`
+    dialect: an op the NVVM conversion has no pattern for (`math.trunc`,
+    `math.ctlz`, `math.ipowi`, ... in MLIR 22.1) would otherwise fail inside
+    the translation with a dump of the whole module. The error is at the op's
+    location in the kernel and names it.
+  }];
+}
+
 def GPUToPtx : Pass<"kbench-gpu-to-ptx", "::mlir::ModuleOp"> {
   let summary = "Device-only NVVM backend: gpu.module to PTX (and cubin)";
   let description = [{
     Runs the device-only pipeline of kbench::buildGPUToPtxPipeline on every
     `gpu.module`: nvvm-attach-target, kbench-gpu-prepare-nvvm,
     convert-gpu-to-nvvm, kbench-nvvm-extern-dynamic-shared,
-    reconcile-unrealized-casts and gpu-module-to-binary{format=isa}, with
+    reconcile-unrealized-casts, kbench-nvvm-check-translatable and
+    gpu-module-to-binary{format=isa}, with
     32-bit shared-memory pointers (the LLVM option `--nvptx-short-ptr`).
     With `ptx-file` the PTX is written there (`-` for stdout). With
     `cubin-file` it is also assembled by `ptxas -arch=<chip> -v` and a remark

@@ -5,7 +5,7 @@
  *   row_stats M N           int_row_stats M N (N % 8 == 0)
  *   causal_mma_f16 M N K    splitk_atomic M N K S
  *   online_softmax M N      last_tile_max M N
- *   bf16_mma M N K
+ *   bf16_mma M N K          int_cube M N (N % 8 == 0)
  * Grids follow the tile sizes in ops.mlir.
  *
  *===----------------------------------------------------------------------===*/
@@ -108,6 +108,20 @@ static int int_row_stats(kernel_fn kernel, int64_t M, int64_t N) {
     check(&k, s[i * Q + 3], (int32_t)prod, 1, 0);
   }
   return report(label, &k, 0, guards_intact(s, M * Q * 4));
+}
+
+static int int_cube(kernel_fn kernel, int64_t M, int64_t N) {
+  int32_t zero = 0, sentinel = 0x7eadbeef;
+  int32_t *x = guarded_alloc(M * N * 4, &zero, 4);
+  int32_t *y = guarded_alloc(M * N * 4, &sentinel, 4);
+  for (int64_t i = 0; i < M * N; ++i)
+    x[i] = (int32_t)(uniform() * 1000);
+  void *params[] = {&x, &y, &M, &N};
+  kernel(params, ceil_div(M, 4), ceil_div(N, 8), 1);
+  check_t k = {0, 0};
+  for (int64_t i = 0; i < M * N; ++i)
+    check(&k, y[i], x[i] * x[i] * x[i], 1, 0);
+  return report(label, &k, 0, guards_intact(y, M * N * 4));
 }
 
 static _Float16 *random_halves(int64_t count) {
@@ -265,6 +279,8 @@ int main(int argc, char **argv) {
     return row_stats(kernel, DIM(0), DIM(1));
   if (!strcmp(name, "int_row_stats"))
     return int_row_stats(kernel, DIM(0), DIM(1));
+  if (!strcmp(name, "int_cube"))
+    return int_cube(kernel, DIM(0), DIM(1));
   if (!strcmp(name, "causal_mma_f16"))
     return causal_mma_f16(kernel, DIM(0), DIM(1), DIM(2));
   if (!strcmp(name, "splitk_atomic"))

@@ -177,6 +177,22 @@ tile.kernel @int_row_stats(%X: memref<?x?xi32> {tile.dims = ["M", "N"]},
   tile.return
 }
 
+// Y = X^3 by math.ipowi, which has no LLVM intrinsic: tile-to-host's
+// pipeline turns it into a call of a generated function (convert-math-to-
+// funcs). Ragged M, N % 8 == 0.
+tile.kernel @int_cube(%X: memref<?x?xi32> {tile.dims = ["M", "N"]},
+                      %Y: memref<?x?xi32> {tile.dims = ["M", "N"]})
+    requires ["N % 8 == 0"] {
+  %Xv = tile.partition %X tile [4, 8] pad(zero) : memref<?x?xi32> -> !tile.part<4x8xi32, pad = zero>
+  %Yv = tile.partition %Y tile [4, 8] : memref<?x?xi32> -> !tile.part<4x8xi32>
+  %r, %c = tile.grid %Yv : !tile.part<4x8xi32>
+  %x = tile.load %Xv[%r, %c] : !tile.part<4x8xi32, pad = zero> -> tensor<4x8xi32>
+  %three = arith.constant dense<3> : tensor<4x8xi32>
+  %y = math.ipowi %x, %three : tensor<4x8xi32>
+  tile.store %y, %Yv[%r, %c] : tensor<4x8xi32>, !tile.part<4x8xi32>
+  tile.return
+}
+
 // C = causal(A @ B^T) with f16 operands and an f32 accumulator: elements
 // above the diagonal (global column > global row) are 0. The mask is built
 // from iota, the block's offset and arith.select.
