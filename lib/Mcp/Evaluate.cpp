@@ -170,7 +170,7 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
     return ToolResult::error(error);
 
   // Wait as long as the agent asked, reporting stages as they change.
-  double waitSeconds = args.getNumber("wait_s").value_or(60);
+  double waitSeconds = args.getNumber("wait_s").value_or(30);
   std::string lastStage;
   int stageCount = 0;
   auto stopWaiting = [&] {

@@ -79,13 +79,18 @@ static std::optional<std::string> check(const json::Value &value,
       if (int64_t(text->size()) < *min)
         return fail(llvm::formatv("expected at least {0} bytes", *min));
   }
+  // Integral bounds and values print as integers ("1", not "1.00").
+  auto show = [](double x) {
+    return x == double(int64_t(x)) ? std::to_string(int64_t(x))
+                                   : llvm::formatv("{0}", x).str();
+  };
   if (std::optional<double> number = value.getAsNumber()) {
     if (std::optional<double> min = schema.getNumber("minimum"))
       if (*number < *min)
-        return fail(llvm::formatv("expected a value >= {0}, got {1}", *min, *number));
+        return fail("expected a value >= " + show(*min) + ", got " + show(*number));
     if (std::optional<double> max = schema.getNumber("maximum"))
       if (*number > *max)
-        return fail(llvm::formatv("expected a value <= {0}, got {1}", *max, *number));
+        return fail("expected a value <= " + show(*max) + ", got " + show(*number));
   }
   if (const json::Array *array = value.getAsArray()) {
     if (std::optional<int64_t> max = schema.getInteger("maxItems"))

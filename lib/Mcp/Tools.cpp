@@ -185,7 +185,7 @@ std::vector<Tool> buildTools() {
   properties["wait_s"] = json::Object{
       {"type", "number"},
       {"description", "seconds to wait for the result before answering with "
-                      "the job to poll (default 60)"},
+                      "the job to poll (default 30, under the 60 s request timeout of common clients)"},
       {"minimum", 0},
       {"maximum", 600}};
   tools.push_back(
