@@ -31,9 +31,25 @@ namespace kbench::mcp {
 std::optional<json::Object> findBestOfTask(const Workspace &workspace,
                                            llvm::StringRef task);
 
+/// The highest job number in the folders of earlier servers (e12, s13).
+static int64_t lastJobNumber(const Workspace &workspace) {
+  int64_t last = 0;
+  for (llvm::StringRef kind : {"evals", "searches"}) {
+    std::error_code ec;
+    for (fs::directory_iterator it(workspace.scratchPath(kind), ec), end;
+         it != end && !ec; it.increment(ec)) {
+      int64_t number = 0;
+      llvm::StringRef name = path::filename(it->path());
+      if (name.size() > 1 && !name.drop_front().getAsInteger(10, number))
+        last = std::max(last, number);
+    }
+  }
+  return last;
+}
+
 Service::Service(Workspace workspace, ServiceOptions options)
     : workspace(std::move(workspace)), options(std::move(options)),
-      jobs(this->options.maxJobs) {}
+      jobs(this->options.maxJobs, lastJobNumber(this->workspace)) {}
 
 Service::~Service() = default;
 

@@ -79,7 +79,10 @@ private:
 
 class JobTable {
 public:
-  explicit JobTable(int64_t maxRunning) : maxRunning(maxRunning) {}
+  /// Job numbers start after `lastNumber` (the highest of an earlier
+  /// server on the same workspace, whose folders stay readable).
+  JobTable(int64_t maxRunning, int64_t lastNumber)
+      : maxRunning(maxRunning), counter(lastNumber) {}
   /// Cancels every running job and waits for them.
   ~JobTable();
 
@@ -94,7 +97,7 @@ private:
   int64_t maxRunning;
   mutable std::mutex mutex;
   std::map<std::string, std::shared_ptr<Job>> jobs;
-  int64_t counter = 0;
+  int64_t counter;
 };
 
 } // namespace kbench::mcp
