@@ -2,9 +2,10 @@
 //
 // evaluate compiles like `compile` into DIR/.kbench-mcp/evals/<job>/bundle
 // and hands the bundle to kbench-run, a separate process (as `kbench eval`
-// does: a faulting kernel takes down only the runner). It is a job from the
-// start; the call waits up to wait_s for it, sending a progress notification
-// at each stage, and otherwise answers with the job id to poll.
+// does: a faulting kernel takes down only the runner). The kernel is parsed,
+// admitted and scheduled in the call; lowering and the run are a job, which
+// the call waits for up to wait_s, sending a progress notification at each
+// stage, and otherwise answers with the job id to poll.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,22 +27,6 @@ namespace path = llvm::sys::path;
 namespace json = llvm::json;
 
 namespace kbench::mcp {
-
-namespace {
-/// A job's view of the calls it makes: cancelled with the job, progress
-/// becomes the job's stage.
-class JobCall : public CallContext {
-public:
-  explicit JobCall(Job &job) : job(job) {}
-  bool isCancelled() const override { return job.isCancelled(); }
-  void progress(double, double, llvm::StringRef message) override {
-    job.setStage(message);
-  }
-
-private:
-  Job &job;
-};
-} // namespace
 
 /// What an agent needs of a report.json (kbench-report/1, docs/runner.md).
 static json::Object summarizeReport(llvm::StringRef reportFile) {
@@ -86,10 +71,16 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
     return ToolResult::error("kbench-run was not built (it needs LibTorch), so "
                              "nothing can evaluate here; run scripts/setup.sh "
                              "and rebuild");
-  // Fail fast on what the job would find only later.
+  // The kernel is parsed, admitted and scheduled here, so that a refused
+  // one is answered at once and no job is started for it.
   std::string error;
-  if (!workspace.findTask(args.getString("task").value_or(""), error))
-    return ToolResult::error(error);
+  auto prepared = std::make_shared<PreparedKernel>();
+  {
+    driver::DiagnosticCollector diagnostics(*context, /*echo=*/false);
+    if (std::optional<ToolResult> failed = prepareKernel(
+            workspace, *context, args, diagnostics, call, *prepared))
+      return *failed;
+  }
   std::string target =
       args.getString("target")
           .value_or(driver::hasNvidiaGpu() ? "sm_90a" : "host")
@@ -109,31 +100,26 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
   if (!options.calibration.empty())
     runnerFlags.insert(runnerFlags.end(), {"--calibration", options.calibration});
 
-  json::Object jobArgs = args;
-  auto work = [this, jobArgs = std::move(jobArgs), target,
-               runnerFlags](Job &job) -> ToolResult {
-    JobCall jobCall(job);
+  // A std::function must be copyable, hence the shared PreparedKernel.
+  auto work = [this, prepared, target, runnerFlags](Job &job) -> ToolResult {
     job.setStage("compile");
     std::string error;
     std::optional<std::string> folder =
         workspace.createScratch("evals", job.getId(), error);
     if (!folder)
       return ToolResult::error(error);
+    // Collected on this thread (a collector sees its own thread only).
     driver::DiagnosticCollector diagnostics(*context, /*echo=*/false);
-    PreparedKernel prepared;
-    if (std::optional<ToolResult> failed = prepareKernel(
-            workspace, *context, jobArgs, diagnostics, jobCall, prepared))
-      return *failed;
     llvm::SmallString<256> bundle(*folder), log(*folder), report(*folder);
     path::append(bundle, "bundle");
     path::append(log, "runner.log");
     path::append(report, "report.json");
     driver::CompileOptions compileOptions;
-    compileOptions.taskDir = prepared.taskDir;
+    compileOptions.taskDir = prepared->taskDir;
     compileOptions.target = target;
     compileOptions.outputDir = bundle.str().str();
     driver::CompileResult compiled;
-    if (failed(driver::compileScheduledModule(*prepared.module, prepared.task,
+    if (failed(driver::compileScheduledModule(*prepared->module, prepared->task,
                                               compileOptions, diagnostics,
                                               compiled)))
       return failureResult(std::string("compile failed at the ") +
@@ -143,7 +129,7 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
     if (job.isCancelled())
       return ToolResult::error("cancelled");
     job.setStage("run");
-    std::vector<std::string> runnerArgs = {options.runner, prepared.taskDir,
+    std::vector<std::string> runnerArgs = {options.runner, prepared->taskDir,
                                            bundle.str().str(), "-o", *folder};
     runnerArgs.insert(runnerArgs.end(), runnerFlags.begin(), runnerFlags.end());
     int status = job.runProgram(options.runner, runnerArgs, log, log, error);
@@ -160,8 +146,8 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
                                " and wrote no report; its output ends:\n" + tail);
     }
     out["target"] = compileOptions.target;
-    compiled.times.parse = prepared.parseMs;
-    compiled.times.schedule = prepared.scheduleMs;
+    compiled.times.parse = prepared->parseMs;
+    compiled.times.schedule = prepared->scheduleMs;
     out["compile_ms"] = compiled.times.toJSON();
     return ToolResult::success(std::move(out));
   };
@@ -172,7 +158,7 @@ ToolResult Service::evaluate(const Arguments &args, CallContext &call) {
   // Wait as long as the agent asked, reporting stages as they change.
   double waitSeconds = args.getNumber("wait_s").value_or(30);
   std::string lastStage;
-  int stageCount = 0;
+  int stageCount = 2; // prepareKernel reported stages 1 and 2
   auto stopWaiting = [&] {
     if (call.isCancelled())
       return true;
