@@ -168,10 +168,10 @@ std::shared_ptr<Job> JobTable::start(llvm::StringRef kind, llvm::StringRef prefi
   for (auto &[id, job] : jobs)
     running += job->getState() == JobState::Running;
   if (running >= maxRunning) {
-    error = llvm::formatv("{0} jobs are running, the limit of this server "
-                          "(--max-jobs); wait for one (job_status) or cancel "
-                          "one (cancel_job)",
-                          running)
+    error = llvm::formatv("{0} running job(s) reach this server's limit "
+                          "(--max-jobs {1}); wait for one (job_status) or "
+                          "cancel one (cancel_job)",
+                          running, maxRunning)
                 .str();
     return nullptr;
   }

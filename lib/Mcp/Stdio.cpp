@@ -1,4 +1,10 @@
 //===- Stdio.cpp - The stdio transport of `kbench mcp` --------------------===//
+//
+// Plain POSIX reads and writes on the descriptors: the protocol descriptor
+// is private to this file's callers, so nothing buffered in stdio or in
+// llvm::outs() can interleave with a message.
+//
+//===----------------------------------------------------------------------===//
 
 #include "kbench/Mcp/Stdio.h"
 

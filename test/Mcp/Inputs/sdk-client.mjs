@@ -147,7 +147,7 @@ await expectError('cancel_job', {}, /missing argument 'job'/, 'without a job');
 // A request cancelled by the client (notifications/cancelled) stops its job.
 const abort = new AbortController();
 const pending = call('evaluate', { task: 'row_sum', target: 'host', shapes: ['tune', 'heldout'] }, { signal: abort.signal });
-setTimeout(() => abort.abort('test'), 500);
+setTimeout(() => abort.abort('test'), 1500); // after the kernel is scheduled and the job started
 await assert.rejects(pending);
 const next = `e${Number(job.slice(1)) + 1}`;
 result = await call('job_status', { job: next, wait_s: 10 });
