@@ -16,7 +16,8 @@ packages=(
 )
 
 # The results charts (docs/results.md) are rendered by vega-lite's vl2svg from
-# npm, pinned in package-lock.json; Debian's nodejs and npm when there is no npm.
+# npm, and test/Mcp drives kbench mcp with the MCP TypeScript SDK from npm, both
+# pinned in package-lock.json; Debian's nodejs and npm when there is no npm.
 command -v npm >/dev/null || packages+=(nodejs npm)
 
 # npm ci when package-lock.json changed since node_modules was installed.
@@ -25,7 +26,7 @@ charts() {
   root=$(cd "$(dirname "$0")/.." && pwd)
   if [ ! -f "$root/node_modules/.package-lock.json" ] ||
      [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
-    echo "setup: npm ci (vega, vega-lite, vega-cli for the charts)"
+    echo "setup: npm ci (vega, vega-lite, vega-cli for the charts; the MCP SDK for test/Mcp)"
     # --ignore-scripts: SVG needs no canvas, whose native build would fetch binaries.
     (cd "$root" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
   fi

@@ -61,3 +61,8 @@ for python in [shutil.which("python3"), "/usr/bin/python3"]:
         config.available_features.add("python-torch")
         config.substitutions.append(("%torch_python", python))
         break
+
+# The official MCP TypeScript SDK from npm (package.json; scripts/setup.sh runs
+# npm ci) drives `kbench mcp` in test/Mcp: `mcp-sdk`.
+if shutil.which("node") and os.path.isdir(os.path.join(config.kbench_src_root, "node_modules", "@modelcontextprotocol", "sdk")):
+    config.available_features.add("mcp-sdk")

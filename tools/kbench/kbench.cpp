@@ -1,11 +1,12 @@
 //===- kbench.cpp - The kbench command-line tool --------------------------===//
 //
-// `kbench <command> [args]`: compile, verify, eval, tasks, mutate, search. Each command lives
-// in lib/Driver; this file only dispatches.
+// `kbench <command> [args]`: compile, verify, eval, tasks, mutate, search, mcp. Each command
+// lives in lib/Driver (search in lib/Search, mcp in lib/Mcp); this file only dispatches.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Driver/Driver.h"
+#include "kbench/Mcp/McpCommand.h"
 #include "kbench/Search/SearchCommand.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -25,7 +26,9 @@ static void printUsage(llvm::raw_ostream &os) {
         "  tasks [DIR]        list the tasks in a folder (default tasks/)\n"
         "  mutate TASK_DIR    write one mutant of a kernel (mutation analysis)\n"
         "  search TASK_DIR    search the task's schedule space (MAP-Elites,\n"
-        "                     SQLite archive)\n\n"
+        "                     SQLite archive)\n"
+        "  mcp                serve these to an agent over the Model Context\n"
+        "                     Protocol (stdio; docs/mcp.md)\n\n"
         "Run 'kbench <command> --help' for a command's flags.\n";
 }
 
@@ -48,6 +51,8 @@ int main(int argc, char **argv) {
     return kbench::driver::runTasksCommand(rest);
   if (command == "search")
     return kbench::search::runSearchCommand(rest, argv[0]);
+  if (command == "mcp")
+    return kbench::mcp::runMcpCommand(rest, argv[0]);
   if (command == "mutate")
     return kbench::driver::runMutateCommand(rest);
   llvm::errs() << "kbench: unknown command '" << command << "'\n\n";
