@@ -17,6 +17,18 @@
 # cold caches. CACHE_DIR/index.json records, per package, the task, shape,
 # build seconds, bytes, torch version and inductor mode.
 #
+# Backward tasks ("kind": "backward"): the package is an explicit gradient
+# function of all the task's inputs (the grad inputs among them) returning
+# its outputs, the gradients, in task.json order. The reference's forward
+# ops run with autograd recording and torch.autograd.grad is called with the
+# grad inputs as grad_outputs, as lib/Runner/Reference.cpp does; make_fx
+# traces that into one graph of ATen forward and backward ops, which
+# torch.export and AOTInductor then compile as they do a forward reference.
+# A package that cannot be built (export or inductor refuses it) is listed
+# under "failed" in index.json with the error; scripts/results.py marks its
+# shapes "unbuildable" and leaves the task out of fast_p against
+# torch.compile rather than counting it slow.
+#
 # Inductor mode: the default (max_autotune off), which is what
 # torch.compile(model) gives a user; max_autotune benchmarks Triton GEMM
 # configurations for minutes per shape and would not fit one GPU session.
@@ -132,6 +144,7 @@ def build_module(torch, task):
     ops = [(resolve(op), op) for op in task["reference"]]
     input_names = [i["name"] for i in task["inputs"]]
     output_names = [o["name"] for o in task["outputs"]]
+    backward = task.get("kind") == "backward"
 
     class Reference(torch.nn.Module):
         def __init__(self, dims):
@@ -140,6 +153,27 @@ def build_module(torch, task):
 
         def forward(self, *inputs):
             env = dict(zip(input_names, inputs))
+            if not backward:
+                self.evaluate(env)
+                return tuple(env[n] for n in output_names)
+            # The gradients of the outputs' grad_of inputs, seeded by the
+            # grad inputs (role "grad", "of" a reference result); unused
+            # gradients are zeros, as the runner makes them.
+            leaves = {}
+            for o in task["outputs"]:
+                if o["grad_of"] not in leaves:
+                    leaves[o["grad_of"]] = env[o["grad_of"]].detach().requires_grad_(True)
+                env[o["grad_of"]] = leaves[o["grad_of"]]
+            with torch.enable_grad():
+                self.evaluate(env)
+            grad_inputs = [i for i in task["inputs"] if i.get("role") == "grad"]
+            targets = [leaves[o["grad_of"]] for o in task["outputs"]]
+            grads = torch.autograd.grad([env[i["of"]] for i in grad_inputs], targets,
+                                        [env[i["name"]] for i in grad_inputs], allow_unused=True)
+            return tuple(torch.zeros_like(t) if g is None else g
+                         for g, t in zip(grads, targets))
+
+        def evaluate(self, env):
             for i, (overload, op) in enumerate(ops):
                 schema = overload._schema.arguments
                 kwargs = {}
@@ -162,7 +196,6 @@ def build_module(torch, task):
                 for name, value in zip(outs_of(op), results):
                     if name:
                         env[name] = value
-            return tuple(env[n] for n in output_names)
 
     def example_inputs(dims):
         args = []
@@ -175,6 +208,14 @@ def build_module(torch, task):
         return tuple(args)
 
     return Reference, example_inputs
+
+
+def trace_gradients(torch, module, inputs):
+    """A backward reference module as one graph of ATen ops (forward and
+    backward), which torch.export takes like any forward module: make_fx
+    runs the module's autograd call on real inputs and records every op."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return make_fx(module)(*inputs)
 
 
 def build_packages(args, tasks, torch_version):
@@ -208,11 +249,8 @@ def build_packages(args, tasks, torch_version):
                   "inductor_configs": INDUCTOR_CONFIGS})
     status = 0
     built = reused = 0
+    failed = index.setdefault("failed", {})
     for task in tasks:
-        if task.get("kind") == "backward":
-            print("gpu-aoti-package: %s: backward tasks have no compiled baseline yet; its "
-                  "shapes will be reported missing" % task["name"])
-            continue
         module_class, example_inputs = build_module(torch, task)
         for set_name, index_in_set, dims in timed_shapes(task, args.sets):
             name = package_name(task, dims, torch_version)
@@ -224,18 +262,26 @@ def build_packages(args, tasks, torch_version):
                 continue
             t0 = time.time()
             try:
+                module, inputs = module_class(dims).cuda(), example_inputs(dims)
+                if task.get("kind") == "backward":
+                    module = trace_gradients(torch, module, inputs)
                 with torch.no_grad():
-                    program = torch.export.export(module_class(dims).cuda(), example_inputs(dims))
+                    program = torch.export.export(module, inputs)
                     tmp = os.path.join(args.output, ".tmp-" + name)
                     torch._inductor.aoti_compile_and_package(
                         program, package_path=tmp, inductor_configs=INDUCTOR_CONFIGS)
                 os.replace(tmp, path)
-            except Exception as e:  # any failure of export or inductor: report, go on
-                print("gpu-aoti-package: %s %s: FAILED: %s: %s" %
-                      (task["name"], label, type(e).__name__, str(e).splitlines()[0] if str(e) else ""),
+            except Exception as e:  # any failure of tracing, export or inductor: report, go on
+                error = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+                print("gpu-aoti-package: %s %s: FAILED: %s" % (task["name"], label, error),
                       file=sys.stderr)
+                failed[name] = {"task": task["name"], "shape": label, "error": error,
+                                "torch": torch.__version__}
+                with open(index_path, "w") as f:
+                    json.dump(index, f, indent=2, sort_keys=True)
                 status = 1
                 continue
+            failed.pop(name, None)
             seconds = time.time() - t0
             built += 1
             index["packages"][name] = {

@@ -69,8 +69,10 @@ def write_json(path, doc):
 
 # --- fragment: one gpu-eval.sh run as a results.json run ---------------------
 
-def record_of(bundle, report, wall, checks_only):
-    """One record per timed shape of one report.json."""
+def record_of(bundle, report, wall, checks_only, unbuildable=None):
+    """One record per timed shape of one report.json. `unbuildable` maps
+    (task, shape label) to the error of a torch.compile package that
+    gpu-aoti-package.py could not build (its index.json "failed")."""
     summary = report.get("summary", {})
     compiled = {s["shape"]: s for s in
                 report.get("baselines", {}).get("torch_compile", {}).get("shapes", [])}
@@ -85,7 +87,10 @@ def record_of(bundle, report, wall, checks_only):
             c = contestants.get(name)
             rec[name] = {"median_us": c["median_us"], "iqr_us": c["iqr_us"]} if c else None
         status = compiled.get(shape, {"status": "missing", "detail": "not in the report"})
-        if rec["torch_compile"] is None:
+        failure = (unbuildable or {}).get((rec["task"], shape))
+        if rec["torch_compile"] is None and failure:
+            rec["torch_compile"] = {"status": "unbuildable", "detail": failure.get("error")}
+        elif rec["torch_compile"] is None:
             rec["torch_compile"] = {"status": status["status"], "detail": status.get("detail")}
         else:
             rec["torch_compile"]["status"] = "measured"
@@ -106,6 +111,7 @@ def make_fragment(args):
     machine = read_json(os.path.join(out, "machine.json"), "machine description")
     index_path = os.path.join(out, "aoti-index.json")
     index = read_json(index_path, "AOTInductor index") if os.path.exists(index_path) else {}
+    unbuildable = {(f.get("task"), f.get("shape")): f for f in index.get("failed", {}).values()}
     records, protocol = [], set()
     for path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
         bundle = os.path.basename(os.path.dirname(path))
@@ -115,7 +121,7 @@ def make_fragment(args):
         quick_path = os.path.join(out, bundle, "checks-only", "report.json")
         wall = read_json(wall_path, "wall times") if os.path.exists(wall_path) else {}
         quick = read_json(quick_path, "report") if os.path.exists(quick_path) else {}
-        records += record_of(bundle, report, wall, quick)
+        records += record_of(bundle, report, wall, quick, unbuildable)
     if not records:
         fail("no timed shapes in %s/*/report.json" % out)
     if len(protocol) != 1:
@@ -191,10 +197,17 @@ def fast_p(run, against):
     """KernelBench's fast_p over the run's tasks: the share of tasks whose
     bundle passed every check and whose geometric-mean speedup over the
     task's tune shapes against `against` exceeds p (> p; a task without that
-    baseline measured counts as not fast)."""
-    tasks = {}
+    baseline measured counts as not fast). A task whose torch.compile
+    package could not be built (a shape "unbuildable") is left out of fast_p
+    against torch.compile, not counted slow: there is nothing to race."""
+    tasks, left_out = {}, set()
     for rec in run["records"]:
-        tasks.setdefault(rec["task"], []).append(rec)
+        c = rec.get(against)
+        if isinstance(c, dict) and c.get("status") == "unbuildable":
+            left_out.add(rec["task"])
+    for rec in run["records"]:
+        if rec["task"] not in left_out:
+            tasks.setdefault(rec["task"], []).append(rec)
     if not any(r.get("speedup", {}).get(against) for r in run["records"]):
         return []  # that baseline was not measured in this run
     rows = []
@@ -207,7 +220,7 @@ def fast_p(run, against):
                 if math.exp(sum(math.log(s) for s in speedups) / len(speedups)) > p:
                     fast += 1
         rows.append({"p": "%.1f" % p, "fast_p": fast / len(tasks) if tasks else 0.0,
-                     "tasks": len(tasks)})
+                     "tasks": len(tasks), "left_out": sorted(left_out)})
     return rows
 
 
@@ -293,8 +306,10 @@ def results_md(doc):
     parts = []
     for against, label in (("torch_compile", "torch.compile"), ("eager_tf32_off", "eager TF32 off")):
         rows = fast_p(latest, against)
-        parts.append("against %s: %s" % (label, ", ".join(
-            "p = %s %.0f%%" % (r["p"], 100 * r["fast_p"]) for r in rows) or "not measured"))
+        left_out = rows[0]["left_out"] if rows else []
+        parts.append("against %s: %s%s" % (label, ", ".join(
+            "p = %s %.0f%%" % (r["p"], 100 * r["fast_p"]) for r in rows) or "not measured",
+            " (left out, no package could be built: %s)" % ", ".join(left_out) if left_out else ""))
     lines.append("fast_p (KernelBench: the share of tasks that pass every check and whose "
                  "geometric-mean speedup at the tune shapes exceeds p): " + "; ".join(parts) + ".")
     lines.append("")
@@ -341,8 +356,9 @@ def chart_specs(doc):
     ridge = peak / bw if bw else 1
     ceiling = [{"intensity": x, "gflops": min(bw * x, peak) / 1e9}
                for x in (0.01, 0.03, 0.1, 0.3, 1, 3, ridge, 30, 100, 300, 1000, 3000)]
-    fp_rows = [dict(r, against=label) for name, label in (("torch_compile", "torch.compile"),
-                                                          ("eager_tf32_off", "eager TF32 off"))
+    fp_rows = [dict({k: v for k, v in r.items() if k != "left_out"}, against=label)
+               for name, label in (("torch_compile", "torch.compile"),
+                                   ("eager_tf32_off", "eager TF32 off"))
                for r in fast_p(run, name)]
     color = {"field": "contestant", "type": "nominal", "title": None,
              "legend": {"labelLimit": 400, "orient": "bottom"},

@@ -1,0 +1,19 @@
+// Default schedule of col_var_mean: col_sum's (32 columns per CTA of 4 warps,
+// walked 64 rows at a time; 128 CTAs at the tune shape), 16-byte accesses
+// (vector_width 4) when N % 4 == 0, checked at run time by tile-to-gpu.
+//
+// Apply without editing the kernel:
+//   kbench-opt kernel.mlir \
+//     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
+//     --transform-interpreter
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BR = 64, BN = 32} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

@@ -1,0 +1,20 @@
+// Default schedule of hardswish: gelu_bias's (2 rows of up to 1024 columns per
+// CTA of 8 warps, 8 elements per thread), with 16-byte accesses (vector_width
+// 4) on interior tiles when N % 4 == 0, which tile-to-gpu checks at run time
+// (masked scalar accesses otherwise).
+//
+// Apply without editing the kernel:
+//   kbench-opt kernel.mlir \
+//     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
+//     --transform-interpreter
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 8 : !transform.any_op
+    transform.tile.set_params %k {BR = 2, BN = 1024} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

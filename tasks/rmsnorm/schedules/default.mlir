@@ -1,0 +1,20 @@
+// Default schedule of rmsnorm: 4 rows of up to 1024 columns per CTA of 4
+// warps, with 16-byte accesses (vector_width 4; tile-to-gpu checks the row
+// alignment, N % 4 == 0, at run time and falls back to masked scalar
+// accesses). As layernorm's default, one pass fewer.
+//
+// Apply without editing the kernel:
+//   kbench-opt kernel.mlir \
+//     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
+//     --transform-interpreter
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BR = 4, BN = 1024} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

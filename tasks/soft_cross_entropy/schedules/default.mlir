@@ -1,0 +1,21 @@
+// Default schedule of soft_cross_entropy: 4 rows per CTA of 8 warps, walked
+// 1024 columns at a time (16 elements per thread); the tune shape's 32000-
+// column rows are read once. 16-byte accesses (vector_width 4, which must
+// divide BR too: the loss tile is BR wide) when N % 4 == 0 (checked at run
+// time by tile-to-gpu).
+//
+// Apply without editing the kernel:
+//   kbench-opt kernel.mlir \
+//     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
+//     --transform-interpreter
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 8 : !transform.any_op
+    transform.tile.set_params %k {BR = 4, BN = 1024} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

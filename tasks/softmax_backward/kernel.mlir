@@ -1,0 +1,76 @@
+// Softmax backward from the logits: y = softmax(x) is recomputed rather
+// than read (the task's inputs are x and dy), then
+//   dx = y * (dy - sum_j dy_j y_j).
+// Pass 1 is row_softmax's online max m and sum l; pass 2 sums dy * y with
+// y = exp(x - m) / l over the columns inside N (a tile.iota mask: y is 0
+// on padded lanes, but tile-verify does not know l > 0, so it cannot prove
+// 0 / l = 0); pass 3 writes dx.
+tile.kernel @softmax_backward(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                              %DY: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                              %DX: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BR = 4, BN = 1024, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BR, BN] pad(neg_inf) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = neg_inf>
+  %DYv = tile.partition %DY tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+  %DXv = tile.partition %DX tile [BR, BN] : memref<?x?xf32> -> !tile.part<4x1024xf32>
+  %r = tile.grid %DXv dims [0] : !tile.part<4x1024xf32>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x1024xf32, pad = neg_inf>
+  %ninf = arith.constant dense<0xFF800000> : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %zero2d = arith.constant dense<0.0> : tensor<4x1024xf32>
+  %m, %l = scf.for %j = %c0 to %nt step %c1 iter_args(%mi = %ninf, %li = %zero)
+      -> (tensor<4xf32>, tensor<4xf32>) {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
+    %tmax = tile.reduce max %x dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    %mn = arith.maximumf %mi, %tmax : tensor<4xf32>
+    %mb = tile.broadcast %mn dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+    %d = arith.subf %x, %mb : tensor<4x1024xf32>
+    %e = math.exp %d : tensor<4x1024xf32>
+    %ts = tile.reduce add %e dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    %shift = arith.subf %mi, %mn : tensor<4xf32>
+    %scale = math.exp %shift : tensor<4xf32>
+    %ls = arith.mulf %li, %scale : tensor<4xf32>
+    %ln = arith.addf %ls, %ts : tensor<4xf32>
+    scf.yield %mn, %ln : tensor<4xf32>, tensor<4xf32>
+  }
+  %mb = tile.broadcast %m dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+  %lb = tile.broadcast %l dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+  %cols = tile.iota dim 1 : tensor<4x1024xindex>
+  %bn = tile.tile_size %Xv[1] : !tile.part<4x1024xf32, pad = neg_inf>
+  %n = tile.extent %Xv[1] : !tile.part<4x1024xf32, pad = neg_inf>
+  %n2d = tile.splat %n : index -> tensor<4x1024xindex>
+  %s2d = scf.for %j = %c0 to %nt step %c1 iter_args(%a = %zero2d) -> (tensor<4x1024xf32>) {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
+    %dy = tile.load %DYv[%r, %j] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+    %d = arith.subf %x, %mb : tensor<4x1024xf32>
+    %e = math.exp %d : tensor<4x1024xf32>
+    %y = arith.divf %e, %lb : tensor<4x1024xf32>
+    %dyy = arith.mulf %dy, %y : tensor<4x1024xf32>
+    %j0 = arith.muli %j, %bn : index
+    %base = tile.splat %j0 : index -> tensor<4x1024xindex>
+    %col = arith.addi %base, %cols : tensor<4x1024xindex>
+    %inb = arith.cmpi ult, %col, %n2d : tensor<4x1024xindex>
+    %dyym = arith.select %inb, %dyy, %zero2d : tensor<4x1024xi1>, tensor<4x1024xf32>
+    %s = arith.addf %a, %dyym : tensor<4x1024xf32>
+    scf.yield %s : tensor<4x1024xf32>
+  }
+  %s = tile.reduce add %s2d dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+  %sb = tile.broadcast %s dims [1] : tensor<4xf32> -> tensor<4x1024xf32>
+  scf.for %j = %c0 to %nt step %c1 {
+    %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = neg_inf> -> tensor<4x1024xf32>
+    %dy = tile.load %DYv[%r, %j] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+    %d = arith.subf %x, %mb : tensor<4x1024xf32>
+    %e = math.exp %d : tensor<4x1024xf32>
+    %y = arith.divf %e, %lb : tensor<4x1024xf32>
+    %g = arith.subf %dy, %sb : tensor<4x1024xf32>
+    %dx = arith.mulf %y, %g : tensor<4x1024xf32>
+    tile.store %dx, %DXv[%r, %j] : tensor<4x1024xf32>, !tile.part<4x1024xf32>
+  }
+  tile.return
+}
+
+func.func @main(%x: memref<?x?xf32>, %dy: memref<?x?xf32>, %dx: memref<?x?xf32>) {
+  tile.launch @softmax_backward(%x, %dy, %dx) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}
