@@ -12,6 +12,8 @@
 
 #include "kbench/Search/Engine.h"
 
+#include "kbench/Search/Scoring.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,6 +25,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <csignal>
 #include <thread>
 
@@ -118,6 +121,15 @@ std::optional<Assignment> Engine::assignmentOf(const CandidateRecord &record) co
   return assignment;
 }
 
+Assignment Engine::naiveAssignment() const {
+  Assignment assignment;
+  for (const Knob &knob : space.getKnobs())
+    assignment.push_back(knob.isAlternatives
+                             ? 0
+                             : llvm::min_element(knob.options) - knob.options.begin());
+  return assignment;
+}
+
 Assignment Engine::randomAssignment(Rng &rng) {
   Assignment assignment;
   for (const Knob &knob : space.getKnobs())
@@ -180,9 +192,18 @@ Engine::Proposal Engine::propose(Rng &rng) {
     }
     return {*point, "grid", {}};
   }
-  if (elites.empty() || rng.uniform() < 0.1)
+  // From a naive start, the search only climbs: the naive point, then
+  // mutations of it until an elite exists, and never a random restart.
+  bool naive = options.start == "naive";
+  if (elites.empty() && naive) {
+    Assignment start = naiveAssignment();
+    if (!seen.count(keyOf(start)))
+      return {std::move(start), "naive", {}};
+    mutate(start, rng);
+    return {std::move(start), "mutate", {"naive"}};
+  }
+  if (elites.empty() || (!naive && rng.uniform() < 0.1))
     return {randomAssignment(rng), "random", {}};
-  const std::vector<Knob> &knobs = space.getKnobs();
   const CandidateRecord &first = selectParent(rng);
   Assignment child = *assignmentOf(first);
   std::vector<std::string> parents = {nameOf(first.round, first.index)};
@@ -196,29 +217,41 @@ Engine::Proposal Engine::propose(Rng &rng) {
     parents.push_back(nameOf(second.round, second.index));
     op = "crossover";
   } else {
-    size_t changes = rng.below(3) == 0 ? 2 : 1;
-    for (size_t c = 0; c < changes; ++c) {
-      size_t k = rng.below(knobs.size());
-      int64_t n = knobs[k].options.size();
-      if (n < 2)
-        continue;
-      if (knobs[k].isAlternatives || rng.uniform() < 0.25) {
-        child[k] = (child[k] + 1 + int64_t(rng.below(n - 1))) % n;
-        continue;
-      }
-      // A step to the neighbouring option (x2 or /2 on power-of-two lists).
-      int64_t step = rng.below(2) ? 1 : -1;
-      if (child[k] + step < 0 || child[k] + step >= n)
-        step = -step;
-      child[k] += step;
-    }
+    mutate(child, rng);
   }
   return {std::move(child), op, std::move(parents)};
 }
 
-bool Engine::write(CandidateRecord &record, bool insert, std::string &error) {
-  bool ok = insert ? archive.insert(record, error)
-                   : archive.storeEvaluation(record, error);
+void Engine::mutate(Assignment &child, Rng &rng) {
+  const std::vector<Knob> &knobs = space.getKnobs();
+  size_t changes = rng.below(3) == 0 ? 2 : 1;
+  for (size_t c = 0; c < changes; ++c) {
+    size_t k = rng.below(knobs.size());
+    int64_t n = knobs[k].options.size();
+    if (n < 2)
+      continue;
+    if (knobs[k].isAlternatives || rng.uniform() < 0.25) {
+      child[k] = (child[k] + 1 + int64_t(rng.below(n - 1))) % n;
+      continue;
+    }
+    // A step of 1, 2 or 3 options (x2, x4 or x8 on power-of-two lists) with
+    // probabilities 1/2, 3/10, 1/5: a search from the naive corner reaches a
+    // tuned tile of 4-16x the smallest in one or two moves, and still
+    // refines by single steps most of the time.
+    double u = rng.uniform();
+    int64_t size = u < 0.5 ? 1 : u < 0.8 ? 2 : 3;
+    int64_t direction = rng.below(2) ? 1 : -1;
+    int64_t to = child[k] + direction * size;
+    if (to < 0 || to >= n)
+      to = child[k] - direction * size;
+    child[k] = std::clamp<int64_t>(to, 0, n - 1);
+  }
+}
+
+bool Engine::write(CandidateRecord &record, Write what, std::string &error) {
+  bool ok = what == Write::Insert       ? archive.insert(record, error)
+            : what == Write::Evaluation ? archive.storeEvaluation(record, error)
+                                        : archive.storeFullMeasurement(record, error);
   if (ok && options.killAfter > 0 && ++writes == options.killAfter)
     std::raise(SIGKILL); // the kill -9 test: nothing after this write survives
   return ok;
@@ -300,18 +333,32 @@ void Engine::compileAll(std::vector<PendingCompile> &work) {
   compiled += work.size();
 }
 
-void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
-  record.evalStatus = report.status;
-  record.verdict = report.verdict;
-  record.report = report.reportPath;
-  record.evalMs = report.seconds * 1e3;
-  record.candidateUs = report.candidateUs;
-  record.eagerUs = report.eagerUs;
-  record.torchCompileUs = report.torchCompileUs;
-  record.percentOfFloor = report.percentOfFloor;
-  record.fitness.reset();
+Measurement Engine::measurement(const CandidateRecord &record,
+                                const EvalReport &report,
+                                llvm::StringRef protocol) const {
+  Measurement m;
+  m.status = report.status;
+  m.verdict = report.verdict;
+  m.report = report.reportPath;
+  m.candidateUs = report.candidateUs;
+  m.eagerUs = report.eagerUs;
+  m.torchCompileUs = report.torchCompileUs;
+  m.percentOfFloor = report.percentOfFloor;
+  llvm::json::Array shapes;
+  for (const ShapeTiming &t : report.shapes) {
+    llvm::json::Object shape{{"set", t.set}, {"shape", t.shape}};
+    if (t.candidateUs)
+      shape["candidate_us"] = *t.candidateUs;
+    if (t.eagerUs)
+      shape["eager_us"] = *t.eagerUs;
+    if (t.torchCompileUs)
+      shape["torch_compile_us"] = *t.torchCompileUs;
+    shapes.push_back(std::move(shape));
+  }
+  if (!shapes.empty())
+    m.shapes = llvm::formatv("{0}", llvm::json::Value(std::move(shapes))).str();
   if (report.status != "ok" || report.verdict != "pass")
-    return;
+    return m;
   if (options.fitness == "model") {
     llvm::Expected<llvm::json::Value> value = llvm::json::parse(record.descriptors);
     Descriptors d;
@@ -323,22 +370,41 @@ void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
     } else {
       llvm::consumeError(value.takeError());
     }
-    record.fitness = modelFitness(d);
-    record.fitnessKind = "model (cost proxy, not a measurement)";
-  } else if (report.candidateUs && report.eagerUs && *report.candidateUs > 0) {
-    record.fitness = *report.eagerUs / *report.candidateUs;
-    record.fitnessKind = "speedup over eager (tf32 off)";
-  } else {
-    record.fitness = 1.0;
-    record.fitnessKind = "pass (no timing)";
+    m.fitness = modelFitness(d);
+    m.fitnessKind = "model (cost proxy, not a measurement)";
+    return m;
   }
+  Score score = measuredScore(report, options.score);
+  m.fitness = score.fitness;
+  m.fitnessKind = protocol == "full" ? score.kind + ", full protocol" : score.kind;
+  return m;
+}
+
+void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
+  Measurement m = measurement(record, report, options.timing);
+  record.evalStatus = m.status;
+  record.verdict = m.verdict;
+  record.report = m.report;
+  record.evalMs = report.seconds * 1e3;
+  record.candidateUs = m.candidateUs;
+  record.eagerUs = m.eagerUs;
+  record.torchCompileUs = m.torchCompileUs;
+  record.percentOfFloor = m.percentOfFloor;
+  record.fitness = m.fitness;
+  record.fitnessKind = m.fitnessKind;
+  record.protocol = options.timing;
+  record.shapes = m.shapes;
 }
 
 std::optional<CandidateRecord> Engine::best() const {
   const CandidateRecord *best = nullptr;
   for (const CandidateRecord &r : records)
-    if (r.fitness && (!best || *r.fitness > *best->fitness))
+    if (r.full.fitness && (!best || *r.full.fitness > *best->full.fitness))
       best = &r;
+  if (!best)
+    for (const CandidateRecord &r : records)
+      if (r.fitness && (!best || *r.fitness > *best->fitness))
+        best = &r;
   if (!best)
     return std::nullopt;
   return *best;
@@ -358,9 +424,10 @@ void Engine::report(int64_t round, bool roundFinished) {
       ++p.measured;
   p.compiledPerSecond = compileSeconds > 0 ? compiled / compileSeconds : 0;
   if (std::optional<CandidateRecord> b = best()) {
-    p.bestFitness = b->fitness;
+    bool full = b->full.fitness.has_value();
+    p.bestFitness = full ? b->full.fitness : b->fitness;
     p.bestName = nameOf(b->round, b->index);
-    p.fitnessKind = b->fitnessKind;
+    p.fitnessKind = full ? b->full.fitnessKind : b->fitnessKind;
     p.bestPercentOfFloor = b->percentOfFloor;
     if (b->torchCompileUs && b->candidateUs && *b->candidateUs > 0)
       p.bestVsTorchCompile = *b->torchCompileUs / *b->candidateUs;
@@ -370,6 +437,89 @@ void Engine::report(int64_t round, bool roundFinished) {
 
 Engine::Outcome Engine::run(std::string &error) {
   records = archive.candidates();
+  pending.clear();
+  Outcome outcome = runRounds(error);
+  if ((outcome == Outcome::Done || outcome == Outcome::Exhausted) &&
+      options.confirm > 0) {
+    Outcome confirmed = confirmElites(error);
+    if (confirmed != Outcome::Done)
+      return confirmed;
+  }
+  return outcome;
+}
+
+bool Engine::ensureBundle(CandidateRecord &record, std::string &error) {
+  llvm::SmallString<256> manifest(record.bundle);
+  path::append(manifest, "manifest.json");
+  if (!record.bundle.empty() && llvm::sys::fs::exists(manifest))
+    return true;
+  std::optional<Assignment> assignment = assignmentOf(record);
+  std::string name = nameOf(record.round, record.index);
+  if (assignment) {
+    space.select(*assignment);
+    CompiledCandidate candidate =
+        compiler.compile(space.getModule(), name, record.bundle,
+                         [](llvm::StringRef) { return std::nullopt; });
+    if (candidate.ok())
+      return true;
+  }
+  error = "candidate " + name + " no longer compiles";
+  return false;
+}
+
+Engine::Outcome Engine::confirmElites(std::string &error) {
+  rebuildElites(std::numeric_limits<int64_t>::max());
+  std::vector<size_t> order;
+  for (const auto &[cell, position] : elites)
+    order.push_back(position);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    if (*records[a].fitness != *records[b].fitness)
+      return *records[a].fitness > *records[b].fitness;
+    return records[a].id < records[b].id;
+  });
+  if (int64_t(order.size()) > options.confirm)
+    order.resize(options.confirm);
+  std::vector<EvalRequest> requests;
+  std::map<std::string, size_t> byName;
+  for (size_t position : order) {
+    CandidateRecord &record = records[position];
+    if (!record.full.status.empty())
+      continue; // measured before (an earlier run, or before a kill)
+    if (!ensureBundle(record, error))
+      return Outcome::Error;
+    std::string name = nameOf(record.round, record.index);
+    requests.push_back({name, record.bundle});
+    byName[name] = position;
+  }
+  if (requests.empty())
+    return Outcome::Done;
+  EvalRound round{confirmName(archive.finishedRounds()), "full"};
+  if (!evaluator.submit(round, requests, error))
+    return Outcome::Error;
+  if (evaluator.pending()) {
+    pending = round.name;
+    return Outcome::Pending;
+  }
+  while (std::optional<EvalReport> reportIn = evaluator.next()) {
+    auto it = byName.find(reportIn->id);
+    if (it == byName.end())
+      continue;
+    CandidateRecord &record = records[it->second];
+    record.full = measurement(record, *reportIn, "full");
+    if (!write(record, Write::Full, error))
+      return Outcome::Error;
+    byName.erase(it);
+  }
+  if (!byName.empty()) {
+    error = "the evaluator returned no full-protocol report for " +
+            byName.begin()->first;
+    return Outcome::Error;
+  }
+  report(archive.finishedRounds() - 1, true);
+  return Outcome::Done;
+}
+
+Engine::Outcome Engine::runRounds(std::string &error) {
   for (int64_t round = archive.finishedRounds();; ++round) {
     // Archived candidates of the round being (re)generated, by index; the
     // state of the rounds before it (seen choices, IR hashes, elites).
@@ -430,7 +580,7 @@ Engine::Outcome Engine::run(std::string &error) {
         record.round = round;
         record.index = index;
         if (!prepare(record, proposal, error)) {
-          if (!error.empty() || !write(record, /*insert=*/true, error))
+          if (!error.empty() || !write(record, Write::Insert, error))
             return Outcome::Error;
           records.push_back(std::move(record));
           ++rejected;
@@ -466,7 +616,7 @@ Engine::Outcome Engine::run(std::string &error) {
           }
           fill(record, result, item->assignment);
           ++item;
-          if (!write(record, /*insert=*/true, error))
+          if (!write(record, Write::Insert, error))
             return Outcome::Error;
         }
         if (!record.irHash.empty() && record.stage != "duplicate")
@@ -488,27 +638,17 @@ Engine::Outcome Engine::run(std::string &error) {
       if (!record.evalStatus.empty())
         continue; // evaluated before the kill
       std::string name = nameOf(record.round, record.index);
-      llvm::SmallString<256> manifest(record.bundle);
-      path::append(manifest, "manifest.json");
-      if (record.bundle.empty() || !llvm::sys::fs::exists(manifest)) {
-        // The bundle is gone (a fresh work folder): compile it again.
-        Proposal again{*assignmentOf(record), record.op, {}};
-        space.select(again.assignment);
-        CompiledCandidate candidate = compiler.compile(
-            space.getModule(), name, record.bundle,
-            [](llvm::StringRef) { return std::nullopt; });
-        if (!candidate.ok()) {
-          error = "candidate " + name + " no longer compiles";
-          return Outcome::Error;
-        }
-      }
+      if (!ensureBundle(record, error))
+        return Outcome::Error;
       requests.push_back({name, record.bundle});
       byName[name] = position;
     }
     if (!requests.empty()) {
-      if (!evaluator.submit(round, requests, error))
+      EvalRound evalRound{roundName(round), options.timing};
+      if (!evaluator.submit(evalRound, requests, error))
         return Outcome::Error;
       if (evaluator.pending()) {
+        pending = evalRound.name;
         report(round, true); // compiled; the reports come later
         return Outcome::Pending;
       }
@@ -518,7 +658,7 @@ Engine::Outcome Engine::run(std::string &error) {
           continue;
         CandidateRecord &record = records[it->second];
         evaluated(record, *reportIn);
-        if (!write(record, /*insert=*/false, error))
+        if (!write(record, Write::Evaluation, error))
           return Outcome::Error;
         byName.erase(it);
         report(round, false);
