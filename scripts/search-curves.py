@@ -2,13 +2,16 @@
 #===- scripts/search-curves.py - Search against grid, on one GPU measurement ===#
 #
 #   scripts/search-curves.py --grid-dir search-grid [--budget 128] [--seeds 5]
-#                            [--tasks a,b] [-o docs/search-curves.json]
+#                            [--start random|naive] [--tasks a,b]
+#                            [-o docs/search-curves.json]
 #
 # For every task with a measured grid archive (GRID_DIR/<task>.db, written by
 # `kbench search --strategy grid` and evaluated on the GPU), replays
 # `kbench search` (MAP-Elites) under several seeds with
 # scripts/search-replay.py as its evaluator, so every candidate it proposes is
-# answered by the report the GPU produced for the identical kernel. Then
+# answered by the report the GPU produced for the identical kernel (scored at
+# the tune shape, --score tune, which is all a grid's screen reports time;
+# no --confirm, which would need new measurements). Then
 # compares, in measurements spent (candidates that reached the runner):
 #   - the grid in its enumeration order, and each seed of the search;
 #   - when each first reaches >= 95% of the speed of the task's default
@@ -76,11 +79,12 @@ def first_within(curve_us, target_us):
     return None
 
 
-def replay(task, grid_db, seed, budget, work):
+def replay(task, grid_db, seed, budget, start, work):
     archive = os.path.join(work, f"{task}-{seed}.db")
     cmd = [os.path.join(ROOT, "build", "bin", "kbench"), "search",
            os.path.join(ROOT, "tasks", task), "--target", "sm_90a",
            "--budget", str(budget), "--round-size", "8", "--seed", str(seed),
+           "--start", start, "--score", "tune", "--confirm", "0",
            "--archive", archive, "--rounds-dir", os.path.join(work, f"{task}-{seed}"),
            "--evaluator-cmd",
            f"{os.path.join(ROOT, 'scripts', 'search-replay.py')} --archive {os.path.abspath(grid_db)}"]
@@ -95,6 +99,7 @@ def main():
     parser.add_argument("--grid-dir", required=True)
     parser.add_argument("--budget", type=int, default=128)
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--start", choices=["random", "naive"], default="random")
     parser.add_argument("--tasks", default="")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
@@ -102,7 +107,7 @@ def main():
     tasks = [t for t in args.tasks.split(",") if t] or sorted(
         f[:-3] for f in os.listdir(args.grid_dir) if f.endswith(".db"))
     work = tempfile.mkdtemp(prefix="kbench-search-curves-")
-    summary = {"budget": args.budget, "seeds": args.seeds, "tasks": {}}
+    summary = {"budget": args.budget, "seeds": args.seeds, "start": args.start, "tasks": {}}
     try:
         for task in tasks:
             grid_db = os.path.join(args.grid_dir, f"{task}.db")
@@ -125,11 +130,17 @@ def main():
                 "search": [],
             }
             for seed in range(args.seeds):
-                points = replay(task, grid_db, seed, args.budget, work)
+                points = replay(task, grid_db, seed, args.budget, args.start, work)
                 c = curve(points)
+                passed = [p for p in points if p["verdict"] == "pass" and p["us"]]
+                found = min(passed, key=lambda p: p["us"]) if passed else None
                 entry["search"].append({
                     "seed": seed, "measured": len(points), "curve_us": c,
                     "best_us": c[-1] if c else None,
+                    "best_knobs": found["knobs"] if found else None,
+                    "best_vs_torch_compile": (found["compile_us"] / found["us"]
+                                              if found and found["compile_us"] else None),
+                    "first_us": points[0]["us"] if points else None,
                     "to_95_of_default": first_within(c, target95) if target95 else None,
                     "to_grid_best_1pct": first_within(c, best["us"] * 1.01)})
             summary["tasks"][task] = entry

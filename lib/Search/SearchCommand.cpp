@@ -312,7 +312,9 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     return fail(error);
 
   std::optional<CandidateRecord> best = engine.best();
-  if (!exportPath.empty()) {
+  // A round that waits for another machine before anything passed exports
+  // nothing yet (the driver of live rounds passes --export every time).
+  if (!exportPath.empty() && (best || outcome != Engine::Outcome::Pending)) {
     if (!best)
       return fail("no candidate has passed yet, so there is nothing to --export");
     if (!exportBest(exportPath, *best, run, archivePath, error))
