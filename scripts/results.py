@@ -307,10 +307,42 @@ def results_md(doc):
 
 CHART_TITLES = [("percent-of-floor", "% of floor per task and shape: ours, eager, torch.compile"),
                 ("roofline", "roofline: achieved FLOP/s against arithmetic intensity"),
-                ("fast-p", "fast_p against torch.compile and eager")]
+                ("fast-p", "fast_p against torch.compile and eager"),
+                ("search-curves", "kbench search against the grid, in measurements spent")]
 LABELS = {"candidate": "ours (kbench)", "eager_tf32_off": "torch eager (TF32 off)",
           "torch_compile": "torch.compile (AOTInductor)"}
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+
+def search_curve_rows():
+    """Best-so-far speed relative to the default schedule after each
+    measurement, per task: the grid in its order and the median over seeds of
+    each search start (docs/search-curves*.json, written by
+    scripts/search-curves.py from the H200 grid's reports)."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(DOCS, "search-curves*.json"))):
+        curves = read_json(path, "search curves")
+        start = curves.get("start", "random")
+        for task, entry in sorted(curves["tasks"].items()):
+            default = entry.get("default_us")
+            if not default:
+                continue
+            series = [("grid (enumeration order)", [entry["grid"]["curve_us"]])]
+            series.append(("search, %s start (median of %d seeds)" % (start, len(entry["search"])),
+                           [s["curve_us"] for s in entry["search"]]))
+            for name, runs in series:
+                if name.startswith("grid") and any(r["series"] == name and r["task"] == task
+                                                   for r in rows):
+                    continue  # the same grid in every file
+                for i in range(min(len(c) for c in runs)):
+                    known = sorted(default / c[i] for c in runs if c[i])
+                    if not known:
+                        continue
+                    mid = known[len(known) // 2] if len(known) % 2 else \
+                        (known[len(known) // 2 - 1] + known[len(known) // 2]) / 2
+                    rows.append({"task": task, "series": name, "measurements": i + 1,
+                                 "speed": round(mid, 4)})
+    return rows
 
 
 def chart_specs(doc):
@@ -388,6 +420,30 @@ def chart_specs(doc):
                          "color": {"field": "against", "type": "nominal", "title": "against",
                                    "scale": {"domain": ["torch.compile", "eager TF32 off"]}}}},
     }
+    curve_rows = search_curve_rows()
+    specs["search-curves"] = {
+        "$schema": SCHEMA,
+        "title": {"text": "kbench search against the grid of the same space",
+                  "subtitle": "best so far over the default schedule's speed (tune shape, H200 "
+                              "screen medians, replayed: docs/search.md); dashed: 95%"},
+        "data": {"values": curve_rows},
+        "facet": {"field": "task", "type": "nominal", "title": None},
+        "columns": 2,
+        "spec": {
+            "width": 260, "height": 160,
+            "layer": [
+                {"mark": {"type": "line", "interpolate": "step-after"},
+                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
+                                    "scale": {"type": "log"},
+                                    "title": "measurements spent (bundles timed)"},
+                              "y": {"field": "speed", "type": "quantitative",
+                                    "scale": {"zero": False},
+                                    "title": "speed / default schedule's"},
+                              "color": {"field": "series", "type": "nominal", "title": None,
+                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
+                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+                 "encoding": {"y": {"datum": 0.95}}}]},
+        "resolve": {"scale": {"y": "independent"}}}
     return specs
 
 
