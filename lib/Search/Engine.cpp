@@ -141,7 +141,8 @@ void Engine::rebuildElites(int64_t beforeRound) {
   elites.clear();
   for (size_t i = 0; i < records.size(); ++i) {
     const CandidateRecord &r = records[i];
-    if (r.round >= beforeRound || !r.fitness || r.cell.empty())
+    // LLM candidates are no points of the space: never parents.
+    if (r.round >= beforeRound || !r.fitness || r.cell.empty() || r.op == "llm")
       continue;
     auto [it, inserted] = elites.emplace(r.cell, i);
     if (!inserted && *r.fitness > *records[it->second].fitness)
@@ -286,9 +287,10 @@ bool Engine::prepare(CandidateRecord &record, const Proposal &proposal,
 void Engine::fill(CandidateRecord &record, const CompiledCandidate &candidate,
                   const Assignment &assignment) {
   std::string alternatives;
-  for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
-    if (knob.isAlternatives)
-      alternatives += std::to_string(index);
+  if (!assignment.empty())
+    for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
+      if (knob.isAlternatives)
+        alternatives += std::to_string(index);
   llvm::json::Object feedback = toFeedbackJSON(candidate);
   record.stage = candidate.stage;
   record.irHash = candidate.irHash;
@@ -453,12 +455,14 @@ bool Engine::ensureBundle(CandidateRecord &record, std::string &error) {
   path::append(manifest, "manifest.json");
   if (!record.bundle.empty() && llvm::sys::fs::exists(manifest))
     return true;
-  std::optional<Assignment> assignment = assignmentOf(record);
+  // The archived script is the candidate's schedule (a resolved space, or
+  // an LLM's script).
   std::string name = nameOf(record.round, record.index);
-  if (assignment) {
-    space.select(*assignment);
+  OwningOpRef<ModuleOp> schedule = parseSourceString<ModuleOp>(
+      record.script, ParserConfig(space.getModule()->getContext()), name);
+  if (schedule) {
     CompiledCandidate candidate =
-        compiler.compile(space.getModule(), name, record.bundle,
+        compiler.compile(*schedule, name, record.bundle,
                          [](llvm::StringRef) { return std::nullopt; });
     if (candidate.ok())
       return true;
@@ -519,6 +523,108 @@ Engine::Outcome Engine::confirmElites(std::string &error) {
   return Outcome::Done;
 }
 
+/// `text` as JSON, or null when it is none.
+static llvm::json::Value parsedOrNull(llvm::StringRef text) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(text);
+  if (value)
+    return std::move(*value);
+  llvm::consumeError(value.takeError());
+  return nullptr;
+}
+
+llvm::json::Object Engine::llmFeedback() const {
+  std::vector<const CandidateRecord *> measured, failed;
+  for (const CandidateRecord &r : records) {
+    if (r.fitness)
+      measured.push_back(&r);
+    else if (r.stage != "compiled" && r.stage != "duplicate")
+      failed.push_back(&r);
+  }
+  llvm::stable_sort(measured, [](const CandidateRecord *a, const CandidateRecord *b) {
+    return *a->fitness > *b->fitness;
+  });
+  auto describe = [&](const CandidateRecord &r, bool withScript) {
+    llvm::json::Object o{{"name", nameOf(r.round, r.index)},
+                         {"operator", r.op},
+                         {"knobs", parsedOrNull(r.knobs)},
+                         {"stage", r.stage},
+                         {"descriptors", parsedOrNull(r.descriptors)},
+                         {"compile_ms", r.compileMs}};
+    if (r.fitness) {
+      o["fitness"] = *r.fitness;
+      o["fitness_kind"] = r.fitnessKind;
+    }
+    if (r.candidateUs)
+      o["candidate_us"] = *r.candidateUs;
+    if (r.eagerUs)
+      o["eager_us"] = *r.eagerUs;
+    if (r.torchCompileUs)
+      o["torch_compile_us"] = *r.torchCompileUs;
+    if (!r.shapes.empty())
+      o["shapes"] = parsedOrNull(r.shapes);
+    if (r.stage != "compiled")
+      o["diagnostics"] = parsedOrNull(r.diagnostics);
+    if (withScript)
+      o["script"] = r.script;
+    return o;
+  };
+  llvm::json::Array best, failures;
+  for (size_t i = 0; i < measured.size() && i < 3; ++i)
+    best.push_back(describe(*measured[i], /*withScript=*/true));
+  for (size_t i = failed.size() > 5 ? failed.size() - 5 : 0; i < failed.size(); ++i)
+    failures.push_back(describe(*failed[i], failed[i]->op == "llm"));
+  std::string kernel;
+  llvm::raw_string_ostream os(kernel);
+  compiler.getKernelModule().print(os);
+  return llvm::json::Object{{"schema", "kbench.llm-request/1"},
+                            {"target", compiler.getTarget()},
+                            {"kernel", kernel},
+                            {"space", openSpace},
+                            {"candidates_so_far", int64_t(records.size())},
+                            {"best", std::move(best)},
+                            {"recent_failures", std::move(failures)}};
+}
+
+bool Engine::proposeByLLM(int64_t round, int64_t index, CandidateRecord &record,
+                          std::string &error) {
+  record.round = round;
+  record.index = index;
+  record.op = "llm";
+  record.parents = "[]";
+  record.knobs = "{}";
+  record.descriptors = "{}";
+  ProposalResult proposal =
+      llm->propose(*space.getModule()->getContext(), llmFeedback());
+  record.script = proposal.script;
+  if (!proposal.module) {
+    record.stage = "proposal";
+    record.diagnostics =
+        llvm::formatv("{0}", llvm::json::Value(llvm::json::Array{llvm::json::Object{
+                                 {"severity", "error"},
+                                 {"location", "llm"},
+                                 {"message", proposal.error}}}))
+            .str();
+    return write(record, Write::Insert, error);
+  }
+  std::string name = nameOf(round, index);
+  llvm::SmallString<256> bundle(options.workDir);
+  path::append(bundle, "bundles", name);
+  auto start = std::chrono::steady_clock::now();
+  CompiledCandidate result = compiler.compile(
+      *proposal.module, name, bundle,
+      [&](llvm::StringRef hash) -> std::optional<std::string> {
+        auto it = irHashes.find(hash.str());
+        if (it == irHashes.end())
+          return std::nullopt;
+        return it->second;
+      });
+  compileSeconds += std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start).count();
+  ++compiled;
+  fill(record, result, {});
+  return write(record, Write::Insert, error);
+}
+
 Engine::Outcome Engine::runRounds(std::string &error) {
   for (int64_t round = archive.finishedRounds();; ++round) {
     // Archived candidates of the round being (re)generated, by index; the
@@ -549,6 +655,35 @@ Engine::Outcome Engine::runRounds(std::string &error) {
     std::vector<size_t> toEvaluate;
     int64_t nextIndex = 0, attempts = 0;
     int64_t maxAttempts = 64 * std::max<int64_t>(options.roundSize, 1);
+    // The LLM's candidates come first in the round (indices 0..K-1).
+    for (int64_t k = 0; llm && k < options.llmProposals &&
+                        int64_t(toEvaluate.size()) < target;
+         ++k) {
+      int64_t index = nextIndex++;
+      size_t position = records.size();
+      if (auto it = archived.find(index); it != archived.end()) {
+        position = it->second;
+        if (records[position].op != "llm") {
+          error = "the archive's candidate " + nameOf(round, index) +
+                  " is not an LLM proposal; the archive belongs to a search "
+                  "with another --llm-proposals";
+          return Outcome::Error;
+        }
+      } else {
+        CandidateRecord record;
+        if (!proposeByLLM(round, index, record, error))
+          return Outcome::Error;
+        records.push_back(std::move(record));
+      }
+      CandidateRecord &record = records[position];
+      if (!record.irHash.empty() && record.stage != "duplicate")
+        irHashes.emplace(record.irHash, nameOf(record.round, record.index));
+      if (record.stage == "compiled")
+        toEvaluate.push_back(position);
+      else
+        ++rejected;
+      report(round, false);
+    }
     while (int64_t(toEvaluate.size()) < target && attempts < maxAttempts) {
       // A chunk: as many proposals as candidates are still missing. Its size
       // depends on the archive alone, never on --jobs, so results do too.

@@ -23,6 +23,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 
+#include <cstdlib>
 #include <ctime>
 
 using namespace mlir;
@@ -171,6 +172,15 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   cl.addInt("confirm", &options.confirm, "N",
             "re-measure the best N elites with the full protocol once the "
             "budget is spent (default 4 when timed, else 0)", 0);
+  std::string llmUrl, llmModel, llmTimeout = "60";
+  cl.addInt("llm-proposals", &options.llmProposals, "N",
+            "candidates per round asked of an LLM (default 0: none)", 0);
+  cl.addString("llm-url", &llmUrl, "URL",
+               "OpenAI-compatible chat-completions endpoint (default: "
+               "$KBENCH_LLM_URL); the key comes from $KBENCH_LLM_API_KEY only");
+  cl.addString("llm-model", &llmModel, "NAME", "the model to ask (default: $KBENCH_LLM_MODEL)");
+  cl.addString("llm-timeout", &llmTimeout, "SECONDS",
+               "seconds to wait for each reply (default 60)");
   cl.addChoice("fitness", &fitness, "KIND", {"measured", "model"},
                "measured (default: speedup over eager from the reports) or model "
                "(a cost proxy, not a measurement)");
@@ -203,6 +213,30 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     options.confirm = timing == "none" || fitness == "model" ? 0 : 4;
   if (!evaluatorCmd.empty() && roundsDir.empty())
     return cl.usageError("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
+  std::optional<LLMProposer> llm;
+  if (options.llmProposals > 0) {
+    auto fromEnv = [](std::string &value, const char *variable) {
+      if (value.empty())
+        if (const char *set = std::getenv(variable))
+          value = set;
+    };
+    fromEnv(llmUrl, "KBENCH_LLM_URL");
+    fromEnv(llmModel, "KBENCH_LLM_MODEL");
+    if (llmUrl.empty())
+      return cl.usageError("--llm-proposals needs an endpoint: --llm-url URL or KBENCH_LLM_URL");
+    if (llmModel.empty())
+      return cl.usageError("--llm-proposals needs a model: --llm-model NAME or KBENCH_LLM_MODEL");
+    LLMOptions llmOptions{llmUrl, llmModel, "", 60};
+    if (!llvm::to_float(llmTimeout, llmOptions.timeoutSeconds) ||
+        llmOptions.timeoutSeconds <= 0)
+      return cl.usageError("--llm-timeout takes a number of seconds > 0, got '" +
+                           llmTimeout + "'");
+    // The key is read here and kept in memory only: never a flag (it would
+    // show in `ps` and shell histories), never printed or archived.
+    if (const char *key = std::getenv("KBENCH_LLM_API_KEY"))
+      llmOptions.apiKey = key;
+    llm.emplace(std::move(llmOptions));
+  }
   if (!fs::is_directory(taskDir))
     return fail("no task folder '" + taskDir + "'");
 
@@ -307,6 +341,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
   Engine engine(*space, *compiler, *archive, *evaluator, options,
                 [&](const Progress &p) { printProgress(p, terminal); });
+  if (llm)
+    engine.setProposer(&*llm, spaceText);
   Engine::Outcome outcome = engine.run(error);
   if (outcome == Engine::Outcome::Error)
     return fail(error);

@@ -21,6 +21,7 @@
 #include "kbench/Search/Archive.h"
 #include "kbench/Search/Candidate.h"
 #include "kbench/Search/Evaluator.h"
+#include "kbench/Search/Proposer.h"
 #include "kbench/Search/Space.h"
 
 #include <functional>
@@ -56,6 +57,9 @@ struct EngineOptions {
   /// How many elites (the best by screened fitness) are re-measured with the
   /// full protocol once the budget is spent; 0: none.
   int64_t confirm = 0;
+  /// Candidates per round asked of the LLM proposer (setProposer), before
+  /// the engine's own; 0: none.
+  int64_t llmProposals = 0;
   /// Testing only: kill -9 this process after this many archive writes.
   int64_t killAfter = 0;
 };
@@ -85,6 +89,13 @@ public:
   /// when an elite has been re-measured, else the highest screened fitness
   /// (earliest on ties).
   std::optional<CandidateRecord> best() const;
+
+  /// Asks `proposer` for options.llmProposals scripts per round, giving it
+  /// `spaceText` (the space with its choices open) among the feedback.
+  void setProposer(const LLMProposer *proposer, std::string spaceText) {
+    llm = proposer;
+    openSpace = std::move(spaceText);
+  }
 
   /// The folder name (under --rounds-dir) of the round that waits for
   /// another machine, after run() returned Pending.
@@ -122,6 +133,12 @@ private:
   Outcome confirmElites(std::string &error);
   /// Compiles `record` again when its bundle is gone (a fresh work folder).
   bool ensureBundle(CandidateRecord &record, std::string &error);
+  /// The feedback JSON the LLM proposer is given.
+  llvm::json::Object llmFeedback() const;
+  /// Fills, compiles and archives LLM candidate `index` of `round`; false on
+  /// an archive error.
+  bool proposeByLLM(int64_t round, int64_t index, CandidateRecord &record,
+                    std::string &error);
   /// The fields of a report as a measurement of `record`.
   Measurement measurement(const CandidateRecord &record, const EvalReport &report,
                           llvm::StringRef protocol) const;
@@ -165,6 +182,8 @@ private:
   int64_t writes = 0, proposed = 0, rejected = 0, compiled = 0;
   double compileSeconds = 0;
   std::string pending;
+  const LLMProposer *llm = nullptr;
+  std::string openSpace;
 };
 
 } // namespace kbench::search
