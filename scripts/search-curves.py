@@ -79,9 +79,9 @@ def first_within(curve_us, target_us):
     return None
 
 
-def replay(task, grid_db, seed, budget, start, work):
+def replay(kbench, task, grid_db, seed, budget, start, work):
     archive = os.path.join(work, f"{task}-{seed}.db")
-    cmd = [os.path.join(ROOT, "build", "bin", "kbench"), "search",
+    cmd = [kbench, "search",
            os.path.join(ROOT, "tasks", task), "--target", "sm_90a",
            "--budget", str(budget), "--round-size", "8", "--seed", str(seed),
            "--start", start, "--score", "tune", "--confirm", "0",
@@ -100,6 +100,8 @@ def main():
     parser.add_argument("--budget", type=int, default=128)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--start", choices=["random", "naive"], default="random")
+    parser.add_argument("--kbench", default=os.path.join(ROOT, "build", "bin", "kbench"),
+                        help="the kbench binary (default build/bin/kbench)")
     parser.add_argument("--tasks", default="")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
@@ -130,7 +132,7 @@ def main():
                 "search": [],
             }
             for seed in range(args.seeds):
-                points = replay(task, grid_db, seed, args.budget, args.start, work)
+                points = replay(args.kbench, task, grid_db, seed, args.budget, args.start, work)
                 c = curve(points)
                 passed = [p for p in points if p["verdict"] == "pass" and p["us"]]
                 found = min(passed, key=lambda p: p["us"]) if passed else None

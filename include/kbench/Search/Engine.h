@@ -116,7 +116,25 @@ private:
     std::string op;
     std::vector<std::string> parents;
   };
-  class Rng;
+  /// SplitMix64: a tiny generator whose sequence is fixed by its seed on
+  /// every platform (std::uniform_int_distribution is not).
+  class Rng {
+  public:
+    Rng(uint64_t seed, int64_t round)
+        : state(seed * 0x9E3779B97F4A7C15ull ^
+                (uint64_t(round) + 1) * 0xBF58476D1CE4E5B9ull) {}
+    uint64_t next() {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    }
+    size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
+    double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+
+  private:
+    uint64_t state;
+  };
   Proposal propose(Rng &rng);
   /// The grid's next point after `gridNext` (options.strategy == "grid"),
   /// or nullopt when the grid is exhausted.
