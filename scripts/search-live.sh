@@ -3,6 +3,8 @@
 #
 #   scripts/search-live.sh step LIVE_DIR [--from DIR]     CPU machine (MLIR)
 #   scripts/search-live.sh measure LIVE_DIR [OUT_DIR]     GPU machine (no MLIR)
+#   scripts/search-live.sh setup LIVE_DIR [OUT_DIR]       GPU machine: measure's
+#                                                         first half alone
 #
 # Drives `kbench search` for several tasks at once through the round trip of
 # docs/search.md ("Compile here, measure there"), so that each round of all
@@ -23,6 +25,9 @@
 #            scripts/search-round.sh on every folder of pending.txt, one task
 #            after the other, and copies each out/ to OUT_DIR/<task>/<round>/out
 #            (OUT_DIR defaults to $OUT, else LIVE_DIR/measured).
+#   setup    the runner, the ceilings and the packages without any round: a
+#            first call on a fresh machine, so that no `measure` pays the
+#            build and inductor's cold start (minutes) inside its time limit.
 #
 # The first `step` fixes the settings in LIVE_DIR/settings (later steps read
 # them): KBENCH_LIVE_TASKS (default "gelu_bias layernorm row_softmax
@@ -41,7 +46,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR]" >&2
+  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR] | setup LIVE_DIR [OUT_DIR]" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -118,6 +123,8 @@ EOF
 }
 
 measure() {
+  local rounds=$1
+  shift
   local out=${1:-${OUT:-$live/measured}}
   [ -f "$live/pending.txt" ] || { echo "search-live: no $live/pending.txt (run step first)" >&2; exit 2; }
   live=$(cd "$live" && pwd)
@@ -145,7 +152,7 @@ measure() {
   tasks=$(cut -d' ' -f1 "$live/pending.txt" | paste -sd, -)
   if [ "${KBENCH_COMPILED_BASELINES:-1}" != 0 ]; then
     # A package already in the cache is reused: only the first call pays.
-    timeout "${KBENCH_AOTI_TIMEOUT:-600}" python3 "$root/scripts/gpu-aoti-package.py" \
+    timeout "${KBENCH_AOTI_TIMEOUT:-300}" python3 "$root/scripts/gpu-aoti-package.py" \
       -o "$aoti" --tasks "$tasks" --sets tune >"$out/aoti-package.log" 2>&1 \
       || echo "search-live: some torch.compile packages are missing (see aoti-package.log)"
     export KBENCH_COMPILED_BASELINES=$aoti
@@ -153,6 +160,7 @@ measure() {
     unset KBENCH_COMPILED_BASELINES
   fi
   echo "search-live: baselines ready after $(( $(date +%s) - t0 )) s"
+  [ "$rounds" = rounds ] || return 0
   local failed=0 task folder
   while read -r task folder; do
     local round=$live/$folder t1
@@ -177,6 +185,7 @@ measure() {
 
 case "$mode" in
   step) step "$@" ;;
-  measure) [ $# -le 1 ] || usage; measure "$@" ;;
+  measure) [ $# -le 1 ] || usage; measure rounds "$@" ;;
+  setup) [ $# -le 1 ] || usage; measure none "$@" ;;
   *) usage ;;
 esac
