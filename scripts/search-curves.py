@@ -79,16 +79,34 @@ def first_within(curve_us, target_us):
     return None
 
 
+def grid_summary(task, grid_db):
+    """What the charts need of a measured grid besides the curves: every
+    passing point's median in grid order, the default point's baselines, and
+    the tune shape (docs/results.md's per-task roofline)."""
+    grid = measured(grid_db)
+    default = default_knobs(os.path.join(ROOT, "tasks", task))
+    default_point = next((p for p in grid if all(
+        p["knobs"].get(k) == v for k, v in default.items())), None)
+    tune = json.load(open(os.path.join(ROOT, "tasks", task, "task.json")))["shapes"]["tune"][0]
+    return {"points_us": [p["us"] for p in grid if p["verdict"] == "pass" and p["us"]],
+            "eager_us": default_point["eager_us"] if default_point else None,
+            "torch_compile_us": default_point["compile_us"] if default_point else None,
+            "tune_shape": tune}
+
+
 def replay(kbench, task, grid_db, seed, budget, start, work):
     archive = os.path.join(work, f"{task}-{seed}.db")
     cmd = [kbench, "search",
            os.path.join(ROOT, "tasks", task), "--target", "sm_90a",
            "--budget", str(budget), "--round-size", "8", "--seed", str(seed),
-           "--start", start, "--score", "tune", "--confirm", "0",
+           "--start", start, "--score", "tune", "--confirm", "0", "--jobs", "1",
            "--archive", archive, "--rounds-dir", os.path.join(work, f"{task}-{seed}"),
            "--evaluator-cmd",
            f"{os.path.join(ROOT, 'scripts', 'search-replay.py')} --archive {os.path.abspath(grid_db)}"]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    # Seeds revisit the same kernels: the bundle cache skips their backend.
+    env = dict(os.environ)
+    env.setdefault("KBENCH_CACHE_DIR", os.path.join(work, "cache"))
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"search-curves: {' '.join(cmd)} exited {result.returncode}:\n{result.stderr}")
     return measured(archive)
@@ -131,6 +149,7 @@ def main():
                          "to_grid_best_1pct": first_within(grid_curve, best["us"] * 1.01)},
                 "search": [],
             }
+            entry.update(grid_summary(task, grid_db))
             for seed in range(args.seeds):
                 points = replay(args.kbench, task, grid_db, seed, args.budget, args.start, work)
                 c = curve(points)
