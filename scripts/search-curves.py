@@ -4,6 +4,7 @@
 #   scripts/search-curves.py --grid-dir search-grid [--budget 128] [--seeds 5]
 #                            [--start random|naive] [--tasks a,b]
 #                            [-o docs/search-curves.json]
+#   scripts/search-curves.py --table docs/search-curves.json   (the tables again)
 #
 # For every task with a measured grid archive (GRID_DIR/<task>.db, written by
 # `kbench search --strategy grid` and evaluated on the GPU), replays
@@ -114,7 +115,7 @@ def replay(kbench, task, grid_db, seed, budget, start, work):
 
 def main():
     parser = argparse.ArgumentParser(description="MAP-Elites against the grid on measured reports")
-    parser.add_argument("--grid-dir", required=True)
+    parser.add_argument("--grid-dir")
     parser.add_argument("--budget", type=int, default=128)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--start", choices=["random", "naive"], default="random")
@@ -122,7 +123,14 @@ def main():
                         help="the kbench binary (default build/bin/kbench)")
     parser.add_argument("--tasks", default="")
     parser.add_argument("-o", "--output")
+    parser.add_argument("--table", metavar="JSON",
+                        help="print the tables of a summary written before (-o) and exit")
     args = parser.parse_args()
+    if args.table:
+        print_tables(json.load(open(args.table)))
+        return
+    if not args.grid_dir:
+        parser.error("--grid-dir is required (or --table JSON)")
 
     tasks = [t for t in args.tasks.split(",") if t] or sorted(
         f[:-3] for f in os.listdir(args.grid_dir) if f.endswith(".db"))
@@ -173,6 +181,11 @@ def main():
             json.dump(summary, f, indent=1, sort_keys=True)
             f.write("\n")
 
+    print_tables(summary)
+
+
+def print_tables(summary):
+    """The Markdown tables of docs/search.md from a summary."""
     def fmt(xs):
         known = [x for x in xs if x is not None]
         if not known:
@@ -192,6 +205,32 @@ def main():
               f"{fmt([s['to_95_of_default'] for s in e['search']])} | "
               f"{e['grid']['to_grid_best_1pct']} / {fmt([s['to_grid_best_1pct'] for s in e['search']])} |")
 
+    # Where the search started and where it ended (per seed: the best after
+    # the budget), against the default schedule and torch.compile.
+    print()
+    print(f"| task ({summary.get('start', 'random')} start) | first point us (vs default) | "
+          "best after the budget, median seed: us (vs default) | vs torch.compile: median seed (range) |")
+    print("|---|---|---|---|")
+    ratios = []
+    for task, e in summary["tasks"].items():
+        runs = e["search"]
+        firsts = [r.get("first_us") for r in runs if r.get("first_us")]
+        bests = sorted(r["best_us"] for r in runs if r.get("best_us"))
+        vs = sorted(r["best_vs_torch_compile"] for r in runs if r.get("best_vs_torch_compile"))
+        first = f"{statistics.median(firsts):.2f} ({e['default_us'] / statistics.median(firsts):.2f}x)" \
+            if firsts else "-"
+        best = f"{statistics.median(bests):.2f} ({e['default_us'] / statistics.median(bests):.3f}x)" \
+            if bests else "-"
+        if vs:
+            ratios.append(statistics.median(vs))
+        comp = f"{statistics.median(vs):.3f}x ({vs[0]:.3f}-{vs[-1]:.3f})" if vs else "-"
+        print(f"| {task} | {first} | {best} | {comp} |")
+    if ratios:
+        geo = 1.0
+        for r in ratios:
+            geo *= r
+        print(f"\ngeomean over tasks of the median seed's ratio over torch.compile: "
+              f"{geo ** (1 / len(ratios)):.3f}x")
 
 if __name__ == "__main__":
     main()
