@@ -476,7 +476,7 @@ def chart_specs(doc):
             "layer": [
                 {"mark": {"type": "line", "interpolate": "step-after"},
                  "encoding": {"x": {"field": "measurements", "type": "quantitative",
-                                    "scale": {"type": "log"},
+                                    "scale": {"type": "log", "domain": [1, 256]},
                                     "title": "measurements spent (bundles timed)"},
                               "y": {"field": "speed", "type": "quantitative",
                                     "scale": {"zero": False},
