@@ -325,10 +325,84 @@ def results_md(doc):
 
 CHART_TITLES = [("percent-of-floor", "% of floor per task and shape: ours, eager, torch.compile"),
                 ("roofline", "roofline: achieved FLOP/s against arithmetic intensity"),
-                ("fast-p", "fast_p against torch.compile and eager")]
+                ("fast-p", "fast_p against torch.compile and eager"),
+                ("search-curves", "kbench search against the grid, in measurements spent"),
+                ("search-roofline", "every schedule of the search space on the roofline, per task")]
 LABELS = {"candidate": "ours (kbench)", "eager_tf32_off": "torch eager (TF32 off)",
           "torch_compile": "torch.compile (AOTInductor)"}
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+
+def search_curve_rows():
+    """Best-so-far speed relative to the default schedule after each
+    measurement, per task: the grid in its order and the median over seeds of
+    each search start (docs/search-curves*.json, written by
+    scripts/search-curves.py from the H200 grid's reports)."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(DOCS, "search-curves*.json"))):
+        curves = read_json(path, "search curves")
+        start = curves.get("start", "random")
+        for task, entry in sorted(curves["tasks"].items()):
+            default = entry.get("default_us")
+            if not default:
+                continue
+            series = [("grid (enumeration order)", [entry["grid"]["curve_us"]])]
+            series.append(("search, %s start (median of %d seeds)" % (start, len(entry["search"])),
+                           [s["curve_us"] for s in entry["search"]]))
+            for name, runs in series:
+                if name.startswith("grid") and any(r["series"] == name and r["task"] == task
+                                                   for r in rows):
+                    continue  # the same grid in every file
+                # A step function: a point where the median changes, and the last.
+                last, steps = None, []
+                for i in range(min(len(c) for c in runs)):
+                    known = sorted(default / c[i] for c in runs if c[i])
+                    if not known:
+                        continue
+                    mid = known[len(known) // 2] if len(known) % 2 else \
+                        (known[len(known) // 2 - 1] + known[len(known) // 2]) / 2
+                    point = {"task": task, "series": name, "measurements": i + 1,
+                             "speed": round(mid, 4)}
+                    if last is None or point["speed"] != last["speed"]:
+                        steps.append(point)
+                    last = point
+                if last is not None and steps[-1] is not last:
+                    steps.append(last)
+                rows += steps
+    return rows
+
+
+def search_roofline_rows():
+    """Per task, at its tune shape: every passing point of the measured grid,
+    the default schedule, the best a search found (median seed, per start),
+    torch eager and torch.compile, as achieved GFLOP/s of the task's cost
+    formulas (docs/search-curves*.json)."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(DOCS, "search-curves*.json"))):
+        curves = read_json(path, "search curves")
+        start = curves.get("start", "random")
+        for task, entry in sorted(curves["tasks"].items()):
+            shape = entry.get("tune_shape")
+            if not shape:
+                continue
+            c = cost(task, "tune {%s}" % ", ".join("%s=%d" % kv for kv in shape.items()))
+            if not c:
+                continue
+            def point(what, us):
+                return {"task": task, "what": what, "intensity": c[0] / c[1],
+                        "gflops": round(c[0] / us / 1e3, 2)}
+            if not any(r["task"] == task and r["what"] == "grid point" for r in rows):
+                rows += [point("grid point", us) for us in entry.get("points_us", [])]
+                for what, us in (("default schedule", entry.get("default_us")),
+                                 ("torch eager (TF32 off)", entry.get("eager_us")),
+                                 ("torch.compile (AOTInductor)", entry.get("torch_compile_us"))):
+                    if us:
+                        rows.append(point(what, us))
+            bests = sorted(s["best_us"] for s in entry["search"] if s.get("best_us"))
+            if bests:
+                rows.append(point("search best, %s start (median seed)" % start,
+                                  bests[len(bests) // 2]))
+    return rows
 
 
 def chart_specs(doc):
@@ -407,6 +481,62 @@ def chart_specs(doc):
                          "color": {"field": "against", "type": "nominal", "title": "against",
                                    "scale": {"domain": ["torch.compile", "eager TF32 off"]}}}},
     }
+    curve_rows = search_curve_rows()
+    specs["search-curves"] = {
+        "$schema": SCHEMA,
+        "title": {"text": "kbench search against the grid of the same space",
+                  "subtitle": "best so far over the default schedule's speed (tune shape, H200 "
+                              "screen medians, replayed: docs/search.md); dashed: 95%"},
+        "data": {"values": curve_rows},
+        "facet": {"field": "task", "type": "nominal", "title": None},
+        "columns": 2,
+        "spec": {
+            "width": 260, "height": 160,
+            "layer": [
+                {"mark": {"type": "line", "interpolate": "step-after"},
+                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
+                                    "scale": {"type": "log", "domain": [1, 256]},
+                                    "title": "measurements spent (bundles timed)"},
+                              "y": {"field": "speed", "type": "quantitative",
+                                    "scale": {"zero": False},
+                                    "title": "speed / default schedule's"},
+                              "color": {"field": "series", "type": "nominal", "title": None,
+                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
+                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+                 "encoding": {"y": {"datum": 0.95}}}]},
+        "resolve": {"scale": {"y": "independent"}}}
+    roof = search_roofline_rows()
+    # The ceiling around each task's intensity, as rows of the faceted data.
+    for task in sorted({r["task"] for r in roof}):
+        x = next(r["intensity"] for r in roof if r["task"] == task)
+        roof += [{"task": task, "what": "ceiling", "intensity": xi,
+                  "gflops": round(min(bw * xi, peak) / 1e9, 2)} for xi in (x / 2, x * 2)]
+    specs["search-roofline"] = {
+        "$schema": SCHEMA,
+        "title": {"text": "The search space on the roofline, per task (tune shape)",
+                  "subtitle": subtitle + "; gray line: copy-bandwidth ceiling"},
+        "data": {"values": roof},
+        "facet": {"field": "task", "type": "nominal", "title": None},
+        "columns": 2,
+        "spec": {
+            "width": 220, "height": 160,
+            "layer": [
+                {"transform": [{"filter": "datum.what == 'ceiling'"}],
+                 "mark": {"type": "line", "color": "gray"},
+                 "encoding": {"x": {"field": "intensity", "type": "quantitative",
+                                    "scale": {"type": "log"},
+                                    "title": "arithmetic intensity (flop/byte)"},
+                              "y": {"field": "gflops", "type": "quantitative",
+                                    "title": "GFLOP/s"}}},
+                {"transform": [{"filter": "datum.what != 'ceiling'"}],
+                 "mark": {"type": "point", "filled": True, "opacity": 0.7},
+                 "encoding": {"x": {"field": "intensity", "type": "quantitative"},
+                              "y": {"field": "gflops", "type": "quantitative"},
+                              "color": {"field": "what", "type": "nominal", "title": None,
+                                        "legend": {"labelLimit": 400, "orient": "bottom"}},
+                              "size": {"condition": {"test": "datum.what == 'grid point'",
+                                                     "value": 15}, "value": 90}}}]},
+        "resolve": {"scale": {"x": "independent", "y": "independent"}}}
     return specs
 
 

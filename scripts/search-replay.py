@@ -37,12 +37,17 @@ def main():
         sys.exit(f"search-replay: no archive {args.archive}")
     db = sqlite3.connect(f"file:{args.archive}?mode=ro", uri=True)
     reports = {}
+    bases, base = [], os.path.dirname(os.path.abspath(args.archive))
+    while base not in bases:
+        bases.append(base)
+        base = os.path.dirname(base)
     for ir_hash, report in db.execute(
             "SELECT ir_hash, report FROM candidates WHERE report IS NOT NULL "
             "AND eval_status = 'ok'"):
         # Report paths are as the grid search wrote them: absolute, or
-        # relative to the folder it ran in (also tried: the archive's).
-        for path in (report, os.path.join(os.path.dirname(args.archive), report)):
+        # relative to the folder it ran in (also tried: the archive's folder
+        # and each folder above it).
+        for path in [report] + [os.path.join(base, report) for base in bases]:
             if os.path.isfile(path):
                 reports.setdefault(ir_hash, os.path.abspath(path))
                 break

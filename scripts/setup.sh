@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   nlohmann-json3-dev libtorch-dev python3-torch googletest libgtest-dev
-  libsqlite3-dev sqlite3
+  libsqlite3-dev sqlite3 libcurl4-openssl-dev
   clang-22 libclang-rt-22-dev
 )
 

@@ -45,6 +45,26 @@ CREATE TABLE rounds (
     R"sql(
 ALTER TABLE run ADD COLUMN strategy TEXT NOT NULL DEFAULT 'map-elites';
 )sql",
+    // 2 -> 3: the start point and the scoring of the run; which protocol
+    // measured a candidate, its per-shape medians, and the full-protocol
+    // re-measurement of elites (2026-12-01).
+    R"sql(
+ALTER TABLE run ADD COLUMN start TEXT NOT NULL DEFAULT 'random';
+ALTER TABLE run ADD COLUMN score TEXT NOT NULL DEFAULT 'tune';
+ALTER TABLE candidates ADD COLUMN protocol TEXT;
+ALTER TABLE candidates ADD COLUMN shapes TEXT;
+ALTER TABLE candidates ADD COLUMN full_status TEXT;
+ALTER TABLE candidates ADD COLUMN full_verdict TEXT;
+ALTER TABLE candidates ADD COLUMN full_fitness REAL;
+ALTER TABLE candidates ADD COLUMN full_fitness_kind TEXT;
+ALTER TABLE candidates ADD COLUMN full_candidate_us REAL;
+ALTER TABLE candidates ADD COLUMN full_eager_us REAL;
+ALTER TABLE candidates ADD COLUMN full_torch_compile_us REAL;
+ALTER TABLE candidates ADD COLUMN full_percent_of_floor REAL;
+ALTER TABLE candidates ADD COLUMN full_shapes TEXT;
+ALTER TABLE candidates ADD COLUMN full_report TEXT;
+ALTER TABLE candidates ADD COLUMN full_at TEXT;
+)sql",
 };
 static_assert(std::size(kMigrations) == kArchiveSchemaVersion,
               "one migration per schema version");
@@ -156,7 +176,7 @@ std::unique_ptr<Archive> Archive::open(llvm::StringRef file, std::string &error)
 
 std::optional<RunRecord> Archive::getRun() {
   Statement select(db, "SELECT task, target, space_hash, fitness, evaluator, "
-                       "seed, round_size, budget, strategy FROM run");
+                       "seed, round_size, budget, strategy, start, score FROM run");
   if (!select || select.step() != SQLITE_ROW)
     return std::nullopt;
   RunRecord run;
@@ -169,13 +189,15 @@ std::optional<RunRecord> Archive::getRun() {
   run.roundSize = select.integer(6);
   run.budget = select.integer(7);
   run.strategy = select.text(8);
+  run.start = select.text(9);
+  run.score = select.text(10);
   return run;
 }
 
 bool Archive::setRun(const RunRecord &run, std::string &error) {
   Statement insert(db, "INSERT INTO run (id, task, target, space_hash, "
-                       "fitness, evaluator, seed, round_size, budget, strategy) "
-                       "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                       "fitness, evaluator, seed, round_size, budget, strategy, "
+                       "start, score) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, run.task);
   insert.bind(2, run.target);
   insert.bind(3, run.spaceHash);
@@ -185,6 +207,8 @@ bool Archive::setRun(const RunRecord &run, std::string &error) {
   insert.bind(7, run.roundSize);
   insert.bind(8, run.budget);
   insert.bind(9, run.strategy);
+  insert.bind(10, run.start);
+  insert.bind(11, run.score);
   return runToCompletion(db, insert, error);
 }
 
@@ -226,8 +250,9 @@ bool Archive::storeEvaluation(const CandidateRecord &r, std::string &error) {
                    "UPDATE candidates SET eval_status = ?, verdict = ?, "
                    "fitness = ?, fitness_kind = ?, candidate_us = ?, "
                    "eager_us = ?, torch_compile_us = ?, percent_of_floor = ?, "
-                   "report = ?, eval_ms = ?, evaluated_at = "
-                   "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+                   "report = ?, eval_ms = ?, protocol = ?, shapes = ?, "
+                   "evaluated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                   "WHERE id = ?");
   update.bind(1, r.evalStatus);
   update.bindOrNull(2, r.verdict);
   update.bind(3, r.fitness);
@@ -238,6 +263,31 @@ bool Archive::storeEvaluation(const CandidateRecord &r, std::string &error) {
   update.bind(8, r.percentOfFloor);
   update.bindOrNull(9, r.report);
   update.bind(10, std::optional<double>(r.evalMs));
+  update.bindOrNull(11, r.protocol);
+  update.bindOrNull(12, r.shapes);
+  update.bind(13, r.id);
+  return runToCompletion(db, update, error);
+}
+
+bool Archive::storeFullMeasurement(const CandidateRecord &r, std::string &error) {
+  Statement update(db,
+                   "UPDATE candidates SET full_status = ?, full_verdict = ?, "
+                   "full_fitness = ?, full_fitness_kind = ?, "
+                   "full_candidate_us = ?, full_eager_us = ?, "
+                   "full_torch_compile_us = ?, full_percent_of_floor = ?, "
+                   "full_shapes = ?, full_report = ?, full_at = "
+                   "strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+  const Measurement &m = r.full;
+  update.bind(1, m.status);
+  update.bindOrNull(2, m.verdict);
+  update.bind(3, m.fitness);
+  update.bindOrNull(4, m.fitnessKind);
+  update.bind(5, m.candidateUs);
+  update.bind(6, m.eagerUs);
+  update.bind(7, m.torchCompileUs);
+  update.bind(8, m.percentOfFloor);
+  update.bindOrNull(9, m.shapes);
+  update.bindOrNull(10, m.report);
   update.bind(11, r.id);
   return runToCompletion(db, update, error);
 }
@@ -260,7 +310,10 @@ std::vector<CandidateRecord> Archive::candidates() {
           "ir_hash, ptx_hash, duplicate_of, diagnostics, descriptors, cell, "
           "bundle, compile_ms, eval_status, verdict, fitness, fitness_kind, "
           "candidate_us, eager_us, torch_compile_us, percent_of_floor, report, "
-          "eval_ms FROM candidates ORDER BY id");
+          "eval_ms, protocol, shapes, full_status, full_verdict, full_fitness, "
+          "full_fitness_kind, full_candidate_us, full_eager_us, "
+          "full_torch_compile_us, full_percent_of_floor, full_shapes, "
+          "full_report FROM candidates ORDER BY id");
   while (select && select.step() == SQLITE_ROW) {
     CandidateRecord r;
     r.id = select.integer(0);
@@ -289,6 +342,18 @@ std::vector<CandidateRecord> Archive::candidates() {
     r.percentOfFloor = select.real(23);
     r.report = select.text(24);
     r.evalMs = select.real(25).value_or(0);
+    r.protocol = select.text(26);
+    r.shapes = select.text(27);
+    r.full.status = select.text(28);
+    r.full.verdict = select.text(29);
+    r.full.fitness = select.real(30);
+    r.full.fitnessKind = select.text(31);
+    r.full.candidateUs = select.real(32);
+    r.full.eagerUs = select.real(33);
+    r.full.torchCompileUs = select.real(34);
+    r.full.percentOfFloor = select.real(35);
+    r.full.shapes = select.text(36);
+    r.full.report = select.text(37);
     result.push_back(std::move(r));
   }
   return result;

@@ -2,15 +2,16 @@
 //
 // One round: propose until `roundSize` new candidates compiled (or the space
 // has nothing new), archive each as it is compiled, evaluate the round, archive
-// each report as it arrives, then mark the round finished. Parent selection,
-// mutation and crossover follow MetaSchedule / MAP-Elites practice: half the
-// parents uniform over occupied cells (diversity), half by a two-way fitness
-// tournament (pressure); mutations step a knob to its neighbouring option
-// (tile x2 / /2) or re-draw it.
+// each report as it arrives, then mark the round finished; once the budget is
+// spent, re-measure the best elites with the full protocol. Where proposals
+// come from (naive and random points, the grid, mutation, crossover, the LLM)
+// is EngineProposals.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Search/Engine.h"
+
+#include "kbench/Search/Scoring.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <csignal>
 #include <thread>
 
@@ -30,25 +32,6 @@ using namespace mlir;
 namespace path = llvm::sys::path;
 
 namespace kbench::search {
-
-/// SplitMix64: a tiny generator whose sequence is fixed by its seed on every
-/// platform (std::uniform_int_distribution is not).
-class Engine::Rng {
-public:
-  Rng(uint64_t seed, int64_t round)
-      : state(seed * 0x9E3779B97F4A7C15ull ^ (uint64_t(round) + 1) * 0xBF58476D1CE4E5B9ull) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
-
-private:
-  uint64_t state;
-};
 
 Engine::Engine(Space &space, TaskCompiler &compiler, Archive &archive,
                Evaluator &evaluator, EngineOptions options,
@@ -118,107 +101,10 @@ std::optional<Assignment> Engine::assignmentOf(const CandidateRecord &record) co
   return assignment;
 }
 
-Assignment Engine::randomAssignment(Rng &rng) {
-  Assignment assignment;
-  for (const Knob &knob : space.getKnobs())
-    assignment.push_back(rng.below(knob.options.size()));
-  return assignment;
-}
-
-void Engine::rebuildElites(int64_t beforeRound) {
-  elites.clear();
-  for (size_t i = 0; i < records.size(); ++i) {
-    const CandidateRecord &r = records[i];
-    if (r.round >= beforeRound || !r.fitness || r.cell.empty())
-      continue;
-    auto [it, inserted] = elites.emplace(r.cell, i);
-    if (!inserted && *r.fitness > *records[it->second].fitness)
-      it->second = i;
-  }
-}
-
-const CandidateRecord &Engine::selectParent(Rng &rng) {
-  std::vector<size_t> list;
-  for (const auto &[cell, index] : elites)
-    list.push_back(index);
-  if (rng.uniform() < 0.5)
-    return records[list[rng.below(list.size())]];
-  const CandidateRecord &a = records[list[rng.below(list.size())]];
-  const CandidateRecord &b = records[list[rng.below(list.size())]];
-  if (*b.fitness > *a.fitness || (*b.fitness == *a.fitness && b.id < a.id))
-    return b;
-  return a;
-}
-
-std::optional<Assignment> Engine::nextGridPoint() {
-  const std::vector<Knob> &knobs = space.getKnobs();
-  int64_t size = 1;
-  for (const Knob &knob : knobs)
-    size *= std::max<int64_t>(knob.options.size(), 1);
-  if (gridNext >= size)
-    return std::nullopt;
-  // Mixed radix, the last knob varying fastest.
-  Assignment point(knobs.size());
-  int64_t rest = gridNext++;
-  for (size_t k = knobs.size(); k-- > 0;) {
-    int64_t n = std::max<int64_t>(knobs[k].options.size(), 1);
-    point[k] = rest % n;
-    rest /= n;
-  }
-  return point;
-}
-
-Engine::Proposal Engine::propose(Rng &rng) {
-  if (options.strategy == "grid") {
-    // Points already seen (earlier rounds) are skipped by the caller; an
-    // exhausted grid repeats its last point, which the caller skips too.
-    std::optional<Assignment> point = nextGridPoint();
-    if (!point) {
-      gridNext = 0;
-      while (std::optional<Assignment> p = nextGridPoint())
-        point = p;
-    }
-    return {*point, "grid", {}};
-  }
-  if (elites.empty() || rng.uniform() < 0.1)
-    return {randomAssignment(rng), "random", {}};
-  const std::vector<Knob> &knobs = space.getKnobs();
-  const CandidateRecord &first = selectParent(rng);
-  Assignment child = *assignmentOf(first);
-  std::vector<std::string> parents = {nameOf(first.round, first.index)};
-  std::string op = "mutate";
-  if (rng.uniform() < 0.35) {
-    const CandidateRecord &second = selectParent(rng);
-    Assignment other = *assignmentOf(second);
-    for (size_t k = 0; k < child.size(); ++k)
-      if (rng.uniform() < 0.5)
-        child[k] = other[k];
-    parents.push_back(nameOf(second.round, second.index));
-    op = "crossover";
-  } else {
-    size_t changes = rng.below(3) == 0 ? 2 : 1;
-    for (size_t c = 0; c < changes; ++c) {
-      size_t k = rng.below(knobs.size());
-      int64_t n = knobs[k].options.size();
-      if (n < 2)
-        continue;
-      if (knobs[k].isAlternatives || rng.uniform() < 0.25) {
-        child[k] = (child[k] + 1 + int64_t(rng.below(n - 1))) % n;
-        continue;
-      }
-      // A step to the neighbouring option (x2 or /2 on power-of-two lists).
-      int64_t step = rng.below(2) ? 1 : -1;
-      if (child[k] + step < 0 || child[k] + step >= n)
-        step = -step;
-      child[k] += step;
-    }
-  }
-  return {std::move(child), op, std::move(parents)};
-}
-
-bool Engine::write(CandidateRecord &record, bool insert, std::string &error) {
-  bool ok = insert ? archive.insert(record, error)
-                   : archive.storeEvaluation(record, error);
+bool Engine::write(CandidateRecord &record, Write what, std::string &error) {
+  bool ok = what == Write::Insert       ? archive.insert(record, error)
+            : what == Write::Evaluation ? archive.storeEvaluation(record, error)
+                                        : archive.storeFullMeasurement(record, error);
   if (ok && options.killAfter > 0 && ++writes == options.killAfter)
     std::raise(SIGKILL); // the kill -9 test: nothing after this write survives
   return ok;
@@ -253,9 +139,10 @@ bool Engine::prepare(CandidateRecord &record, const Proposal &proposal,
 void Engine::fill(CandidateRecord &record, const CompiledCandidate &candidate,
                   const Assignment &assignment) {
   std::string alternatives;
-  for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
-    if (knob.isAlternatives)
-      alternatives += std::to_string(index);
+  if (!assignment.empty())
+    for (auto [knob, index] : llvm::zip_equal(space.getKnobs(), assignment))
+      if (knob.isAlternatives)
+        alternatives += std::to_string(index);
   llvm::json::Object feedback = toFeedbackJSON(candidate);
   record.stage = candidate.stage;
   record.irHash = candidate.irHash;
@@ -300,18 +187,32 @@ void Engine::compileAll(std::vector<PendingCompile> &work) {
   compiled += work.size();
 }
 
-void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
-  record.evalStatus = report.status;
-  record.verdict = report.verdict;
-  record.report = report.reportPath;
-  record.evalMs = report.seconds * 1e3;
-  record.candidateUs = report.candidateUs;
-  record.eagerUs = report.eagerUs;
-  record.torchCompileUs = report.torchCompileUs;
-  record.percentOfFloor = report.percentOfFloor;
-  record.fitness.reset();
+Measurement Engine::measurement(const CandidateRecord &record,
+                                const EvalReport &report,
+                                llvm::StringRef protocol) const {
+  Measurement m;
+  m.status = report.status;
+  m.verdict = report.verdict;
+  m.report = report.reportPath;
+  m.candidateUs = report.candidateUs;
+  m.eagerUs = report.eagerUs;
+  m.torchCompileUs = report.torchCompileUs;
+  m.percentOfFloor = report.percentOfFloor;
+  llvm::json::Array shapes;
+  for (const ShapeTiming &t : report.shapes) {
+    llvm::json::Object shape{{"set", t.set}, {"shape", t.shape}};
+    if (t.candidateUs)
+      shape["candidate_us"] = *t.candidateUs;
+    if (t.eagerUs)
+      shape["eager_us"] = *t.eagerUs;
+    if (t.torchCompileUs)
+      shape["torch_compile_us"] = *t.torchCompileUs;
+    shapes.push_back(std::move(shape));
+  }
+  if (!shapes.empty())
+    m.shapes = llvm::formatv("{0}", llvm::json::Value(std::move(shapes))).str();
   if (report.status != "ok" || report.verdict != "pass")
-    return;
+    return m;
   if (options.fitness == "model") {
     llvm::Expected<llvm::json::Value> value = llvm::json::parse(record.descriptors);
     Descriptors d;
@@ -323,22 +224,41 @@ void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
     } else {
       llvm::consumeError(value.takeError());
     }
-    record.fitness = modelFitness(d);
-    record.fitnessKind = "model (cost proxy, not a measurement)";
-  } else if (report.candidateUs && report.eagerUs && *report.candidateUs > 0) {
-    record.fitness = *report.eagerUs / *report.candidateUs;
-    record.fitnessKind = "speedup over eager (tf32 off)";
-  } else {
-    record.fitness = 1.0;
-    record.fitnessKind = "pass (no timing)";
+    m.fitness = modelFitness(d);
+    m.fitnessKind = "model (cost proxy, not a measurement)";
+    return m;
   }
+  Score score = measuredScore(report, options.score);
+  m.fitness = score.fitness;
+  m.fitnessKind = protocol == "full" ? score.kind + ", full protocol" : score.kind;
+  return m;
+}
+
+void Engine::evaluated(CandidateRecord &record, const EvalReport &report) {
+  Measurement m = measurement(record, report, options.timing);
+  record.evalStatus = m.status;
+  record.verdict = m.verdict;
+  record.report = m.report;
+  record.evalMs = report.seconds * 1e3;
+  record.candidateUs = m.candidateUs;
+  record.eagerUs = m.eagerUs;
+  record.torchCompileUs = m.torchCompileUs;
+  record.percentOfFloor = m.percentOfFloor;
+  record.fitness = m.fitness;
+  record.fitnessKind = m.fitnessKind;
+  record.protocol = options.timing;
+  record.shapes = m.shapes;
 }
 
 std::optional<CandidateRecord> Engine::best() const {
   const CandidateRecord *best = nullptr;
   for (const CandidateRecord &r : records)
-    if (r.fitness && (!best || *r.fitness > *best->fitness))
+    if (r.full.fitness && (!best || *r.full.fitness > *best->full.fitness))
       best = &r;
+  if (!best)
+    for (const CandidateRecord &r : records)
+      if (r.fitness && (!best || *r.fitness > *best->fitness))
+        best = &r;
   if (!best)
     return std::nullopt;
   return *best;
@@ -358,9 +278,10 @@ void Engine::report(int64_t round, bool roundFinished) {
       ++p.measured;
   p.compiledPerSecond = compileSeconds > 0 ? compiled / compileSeconds : 0;
   if (std::optional<CandidateRecord> b = best()) {
-    p.bestFitness = b->fitness;
+    bool full = b->full.fitness.has_value();
+    p.bestFitness = full ? b->full.fitness : b->fitness;
     p.bestName = nameOf(b->round, b->index);
-    p.fitnessKind = b->fitnessKind;
+    p.fitnessKind = full ? b->full.fitnessKind : b->fitnessKind;
     p.bestPercentOfFloor = b->percentOfFloor;
     if (b->torchCompileUs && b->candidateUs && *b->candidateUs > 0)
       p.bestVsTorchCompile = *b->torchCompileUs / *b->candidateUs;
@@ -370,6 +291,91 @@ void Engine::report(int64_t round, bool roundFinished) {
 
 Engine::Outcome Engine::run(std::string &error) {
   records = archive.candidates();
+  pending.clear();
+  Outcome outcome = runRounds(error);
+  if ((outcome == Outcome::Done || outcome == Outcome::Exhausted) &&
+      options.confirm > 0) {
+    Outcome confirmed = confirmElites(error);
+    if (confirmed != Outcome::Done)
+      return confirmed;
+  }
+  return outcome;
+}
+
+bool Engine::ensureBundle(CandidateRecord &record, std::string &error) {
+  llvm::SmallString<256> manifest(record.bundle);
+  path::append(manifest, "manifest.json");
+  if (!record.bundle.empty() && llvm::sys::fs::exists(manifest))
+    return true;
+  // The archived script is the candidate's schedule (a resolved space, or
+  // an LLM's script).
+  std::string name = nameOf(record.round, record.index);
+  OwningOpRef<ModuleOp> schedule = parseSourceString<ModuleOp>(
+      record.script, ParserConfig(space.getModule()->getContext()), name);
+  if (schedule) {
+    CompiledCandidate candidate =
+        compiler.compile(*schedule, name, record.bundle,
+                         [](llvm::StringRef) { return std::nullopt; });
+    if (candidate.ok())
+      return true;
+  }
+  error = "candidate " + name + " no longer compiles";
+  return false;
+}
+
+Engine::Outcome Engine::confirmElites(std::string &error) {
+  rebuildElites(std::numeric_limits<int64_t>::max());
+  std::vector<size_t> order;
+  for (const auto &[cell, position] : elites)
+    order.push_back(position);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    if (*records[a].fitness != *records[b].fitness)
+      return *records[a].fitness > *records[b].fitness;
+    return records[a].id < records[b].id;
+  });
+  if (int64_t(order.size()) > options.confirm)
+    order.resize(options.confirm);
+  std::vector<EvalRequest> requests;
+  std::map<std::string, size_t> byName;
+  for (size_t position : order) {
+    CandidateRecord &record = records[position];
+    if (!record.full.status.empty())
+      continue; // measured before (an earlier run, or before a kill)
+    if (!ensureBundle(record, error))
+      return Outcome::Error;
+    std::string name = nameOf(record.round, record.index);
+    requests.push_back({name, record.bundle});
+    byName[name] = position;
+  }
+  if (requests.empty())
+    return Outcome::Done;
+  EvalRound round{confirmName(archive.finishedRounds()), "full"};
+  if (!evaluator.submit(round, requests, error))
+    return Outcome::Error;
+  if (evaluator.pending()) {
+    pending = round.name;
+    return Outcome::Pending;
+  }
+  while (std::optional<EvalReport> reportIn = evaluator.next()) {
+    auto it = byName.find(reportIn->id);
+    if (it == byName.end())
+      continue;
+    CandidateRecord &record = records[it->second];
+    record.full = measurement(record, *reportIn, "full");
+    if (!write(record, Write::Full, error))
+      return Outcome::Error;
+    byName.erase(it);
+  }
+  if (!byName.empty()) {
+    error = "the evaluator returned no full-protocol report for " +
+            byName.begin()->first;
+    return Outcome::Error;
+  }
+  report(archive.finishedRounds() - 1, true);
+  return Outcome::Done;
+}
+
+Engine::Outcome Engine::runRounds(std::string &error) {
   for (int64_t round = archive.finishedRounds();; ++round) {
     // Archived candidates of the round being (re)generated, by index; the
     // state of the rounds before it (seen choices, IR hashes, elites).
@@ -399,6 +405,35 @@ Engine::Outcome Engine::run(std::string &error) {
     std::vector<size_t> toEvaluate;
     int64_t nextIndex = 0, attempts = 0;
     int64_t maxAttempts = 64 * std::max<int64_t>(options.roundSize, 1);
+    // The LLM's candidates come first in the round (indices 0..K-1).
+    for (int64_t k = 0; llm && k < options.llmProposals &&
+                        int64_t(toEvaluate.size()) < target;
+         ++k) {
+      int64_t index = nextIndex++;
+      size_t position = records.size();
+      if (auto it = archived.find(index); it != archived.end()) {
+        position = it->second;
+        if (records[position].op != "llm") {
+          error = "the archive's candidate " + nameOf(round, index) +
+                  " is not an LLM proposal; the archive belongs to a search "
+                  "with another --llm-proposals";
+          return Outcome::Error;
+        }
+      } else {
+        CandidateRecord record;
+        if (!proposeByLLM(round, index, record, error))
+          return Outcome::Error;
+        records.push_back(std::move(record));
+      }
+      CandidateRecord &record = records[position];
+      if (!record.irHash.empty() && record.stage != "duplicate")
+        irHashes.emplace(record.irHash, nameOf(record.round, record.index));
+      if (record.stage == "compiled")
+        toEvaluate.push_back(position);
+      else
+        ++rejected;
+      report(round, false);
+    }
     while (int64_t(toEvaluate.size()) < target && attempts < maxAttempts) {
       // A chunk: as many proposals as candidates are still missing. Its size
       // depends on the archive alone, never on --jobs, so results do too.
@@ -430,7 +465,7 @@ Engine::Outcome Engine::run(std::string &error) {
         record.round = round;
         record.index = index;
         if (!prepare(record, proposal, error)) {
-          if (!error.empty() || !write(record, /*insert=*/true, error))
+          if (!error.empty() || !write(record, Write::Insert, error))
             return Outcome::Error;
           records.push_back(std::move(record));
           ++rejected;
@@ -466,7 +501,7 @@ Engine::Outcome Engine::run(std::string &error) {
           }
           fill(record, result, item->assignment);
           ++item;
-          if (!write(record, /*insert=*/true, error))
+          if (!write(record, Write::Insert, error))
             return Outcome::Error;
         }
         if (!record.irHash.empty() && record.stage != "duplicate")
@@ -488,27 +523,17 @@ Engine::Outcome Engine::run(std::string &error) {
       if (!record.evalStatus.empty())
         continue; // evaluated before the kill
       std::string name = nameOf(record.round, record.index);
-      llvm::SmallString<256> manifest(record.bundle);
-      path::append(manifest, "manifest.json");
-      if (record.bundle.empty() || !llvm::sys::fs::exists(manifest)) {
-        // The bundle is gone (a fresh work folder): compile it again.
-        Proposal again{*assignmentOf(record), record.op, {}};
-        space.select(again.assignment);
-        CompiledCandidate candidate = compiler.compile(
-            space.getModule(), name, record.bundle,
-            [](llvm::StringRef) { return std::nullopt; });
-        if (!candidate.ok()) {
-          error = "candidate " + name + " no longer compiles";
-          return Outcome::Error;
-        }
-      }
+      if (!ensureBundle(record, error))
+        return Outcome::Error;
       requests.push_back({name, record.bundle});
       byName[name] = position;
     }
     if (!requests.empty()) {
-      if (!evaluator.submit(round, requests, error))
+      EvalRound evalRound{roundName(round), options.timing};
+      if (!evaluator.submit(evalRound, requests, error))
         return Outcome::Error;
       if (evaluator.pending()) {
+        pending = evalRound.name;
         report(round, true); // compiled; the reports come later
         return Outcome::Pending;
       }
@@ -518,7 +543,7 @@ Engine::Outcome Engine::run(std::string &error) {
           continue;
         CandidateRecord &record = records[it->second];
         evaluated(record, *reportIn);
-        if (!write(record, /*insert=*/false, error))
+        if (!write(record, Write::Evaluation, error))
           return Outcome::Error;
         byName.erase(it);
         report(round, false);

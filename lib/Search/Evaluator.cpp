@@ -9,6 +9,7 @@
 
 #include "kbench/Search/Evaluator.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 
 namespace fs = llvm::sys::fs;
@@ -70,26 +72,40 @@ EvalReport readReport(llvm::StringRef id, llvm::StringRef reportFile) {
       const llvm::json::Object *contestants =
           shape ? shape->getObject("contestants") : nullptr;
       if (!contestants)
-        continue;
-      report.candidateUs = median(contestants, "candidate");
-      report.eagerUs = median(contestants, "eager_tf32_off");
-      report.torchCompileUs = median(contestants, "torch_compile");
+        continue; // skipped (a check failed there)
+      ShapeTiming timed;
+      if (const llvm::json::Object *id = shape->getObject("shape_id")) {
+        timed.set = id->getString("set").value_or("").str();
+        timed.shape = id->getString("shape").value_or("").str();
+      }
+      timed.candidateUs = median(contestants, "candidate");
+      timed.eagerUs = median(contestants, "eager_tf32_off");
+      timed.torchCompileUs = median(contestants, "torch_compile");
       if (const llvm::json::Object *floor = shape->getObject("floor"))
         if (const llvm::json::Object *percent = floor->getObject("percent_of_floor"))
-          report.percentOfFloor = percent->getNumber("candidate");
-      break;
+          timed.percentOfFloor = percent->getNumber("candidate");
+      report.shapes.push_back(std::move(timed));
     }
+  if (!report.shapes.empty()) {
+    const ShapeTiming &first = report.shapes.front();
+    report.candidateUs = first.candidateUs;
+    report.eagerUs = first.eagerUs;
+    report.torchCompileUs = first.torchCompileUs;
+    report.percentOfFloor = first.percentOfFloor;
+  }
   return report;
 }
 
-std::string roundFolder(llvm::StringRef roundsDir, int64_t round) {
-  llvm::SmallString<256> dir(roundsDir);
-  path::append(dir, llvm::formatv("round-{0:4}", round).str());
-  for (char &c : dir)
-    if (c == ' ')
-      c = '0';
-  return dir.str().str();
+/// "<prefix>-NNNN": zero-padded so that folders sort in order.
+static std::string numbered(llvm::StringRef prefix, int64_t n) {
+  char digits[24];
+  std::snprintf(digits, sizeof(digits), "%04lld", static_cast<long long>(n));
+  return prefix.str() + "-" + digits;
 }
+
+std::string roundName(int64_t round) { return numbered("round", round); }
+
+std::string confirmName(int64_t rounds) { return numbered("confirm", rounds); }
 
 bool runnerHasBatchMode(llvm::StringRef runner) {
   llvm::SmallString<128> out;
@@ -121,7 +137,8 @@ static bool copyFolder(llvm::StringRef from, llvm::StringRef to) {
 /// Writes the batch list of the contract (docs/search.md).
 static bool writeBatchList(llvm::StringRef file, llvm::StringRef taskDir,
                            llvm::ArrayRef<EvalRequest> requests,
-                           const EvaluatorOptions &options, std::string &error) {
+                           const EvaluatorOptions &options,
+                           llvm::StringRef timing, std::string &error) {
   // Absolute paths, as the contract says: the runner may run elsewhere.
   auto absolute = [](llvm::StringRef dir) {
     llvm::SmallString<256> path(dir);
@@ -131,9 +148,13 @@ static bool writeBatchList(llvm::StringRef file, llvm::StringRef taskDir,
   llvm::json::Array bundles;
   for (const EvalRequest &request : requests)
     bundles.push_back(llvm::json::Object{{"id", request.id}, {"dir", absolute(request.bundleDir)}});
+  llvm::json::Array shapes;
+  for (const std::string &set : options.shapeSets)
+    shapes.push_back(set);
   llvm::json::Object list{{"task_dir", absolute(taskDir)},
                           {"target", options.target},
-                          {"timing", options.timing},
+                          {"timing", timing},
+                          {"shapes", std::move(shapes)},
                           {"bundles", std::move(bundles)}};
   std::error_code ec;
   llvm::raw_fd_ostream os(file, ec);
@@ -214,11 +235,14 @@ public:
     return std::string("local kbench-run") + (batch ? " --batch" : ", one process per bundle");
   }
 
-  bool submit(int64_t round, llvm::ArrayRef<EvalRequest> requests,
+  bool submit(const EvalRound &round, llvm::ArrayRef<EvalRequest> requests,
               std::string &error) override {
     pendingRequests.assign(requests.begin(), requests.end());
     position = 0;
-    outDir = roundFolder(workDir, round);
+    timing = round.timing;
+    llvm::SmallString<256> dir(workDir);
+    path::append(dir, round.name);
+    outDir = dir.str().str();
     fs::remove_directories(outDir);
     if (std::error_code ec = fs::create_directories(outDir)) {
       error = "cannot create " + outDir + ": " + ec.message();
@@ -230,7 +254,7 @@ public:
     llvm::SmallString<256> list(outDir), log(outDir);
     path::append(list, "batch.json");
     path::append(log, "runner.log");
-    if (!writeBatchList(list, options.taskDir, requests, options, error))
+    if (!writeBatchList(list, options.taskDir, requests, options, timing, error))
       return false;
     auto start = std::chrono::steady_clock::now();
     std::string command = "'" + runner + "' --batch '" + list.str().str() + "' -o";
@@ -257,10 +281,15 @@ public:
                                      out.str().str()};
     if (!options.timeout.empty())
       args.insert(args.end(), {"--timeout", options.timeout});
-    if (options.timing == "none")
+    // A single run times the tune and heldout sets among those it checks;
+    // the full protocol checks all three.
+    std::string sets = "check,tune";
+    if (llvm::is_contained(options.shapeSets, "heldout"))
+      sets += ",heldout";
+    if (timing == "none")
       args.push_back("--no-timing");
-    else if (options.timing == "screen")
-      args.insert(args.end(), {"--shapes", "check,tune", "--seeds", "1"});
+    else if (timing == "screen")
+      args.insert(args.end(), {"--shapes", sets, "--seeds", "1"});
     std::vector<llvm::StringRef> refs(args.begin(), args.end());
     std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
                                                   llvm::StringRef(log)};
@@ -279,7 +308,7 @@ public:
 
 private:
   EvaluatorOptions options;
-  std::string runner, workDir, outDir;
+  std::string runner, workDir, outDir, timing;
   bool batch;
   std::vector<EvalRequest> pendingRequests;
   std::vector<EvalReport> batchReports;
@@ -297,9 +326,12 @@ public:
                            : "round trip through " + roundsDir + " with '" + command + "'";
   }
 
-  bool submit(int64_t round, llvm::ArrayRef<EvalRequest> requests,
+  bool submit(const EvalRound &round, llvm::ArrayRef<EvalRequest> requests,
               std::string &error) override {
-    folder = roundFolder(roundsDir, round);
+    llvm::SmallString<256> dir(roundsDir);
+    path::append(dir, round.name);
+    folder = dir.str().str();
+    timing = round.timing;
     llvm::SmallString<256> out(folder), done(folder);
     path::append(out, "out");
     path::append(done, "out", "batch.jsonl");
@@ -372,11 +404,11 @@ private:
       }
       copied.push_back({request.id, bundle.str().str()});
     }
-    return writeBatchList(list, task, copied, options, error);
+    return writeBatchList(list, task, copied, options, timing, error);
   }
 
   EvaluatorOptions options;
-  std::string roundsDir, command, folder;
+  std::string roundsDir, command, folder, timing;
   std::vector<EvalReport> reports;
   size_t position = 0;
   bool isPending = false;

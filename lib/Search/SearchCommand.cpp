@@ -14,6 +14,7 @@
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 #include "kbench/Search/Engine.h"
+#include "kbench/Search/Scoring.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 
+#include <cstdlib>
 #include <ctime>
 
 using namespace mlir;
@@ -54,6 +56,8 @@ static std::string runMismatch(const RunRecord &stored, const RunRecord &now) {
         differ("seed", std::to_string(stored.seed), std::to_string(now.seed)),
         differ("fitness", stored.fitness, now.fitness),
         differ("strategy", stored.strategy, now.strategy),
+        differ("start", stored.start, now.start),
+        differ("score", stored.score, now.score),
         differ("round size", std::to_string(stored.roundSize), std::to_string(now.roundSize)),
         differ("space (sha256)", stored.spaceHash.substr(0, 12), now.spaceHash.substr(0, 12))})
     if (!why.empty())
@@ -97,26 +101,39 @@ static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
   os << "// Exported by kbench search " << date << " from " << archivePath << ":\n"
      << "// candidate " << Engine::nameOf(best.round, best.index) << " (operator "
      << best.op << ", parents " << best.parents << ") of task " << run.task
-     << ", target " << run.target << ", seed " << run.seed << ".\n"
-     << "// knobs " << best.knobs << "\n"
-     << "// fitness " << llvm::formatv("{0:F4}", *best.fitness) << " ("
-     << best.fitnessKind << "), ir_hash " << best.irHash << "\n";
-  if (best.candidateUs)
-    os << "// candidate " << llvm::formatv("{0:F2}", *best.candidateUs) << " us";
-  if (best.eagerUs)
-    os << ", eager " << llvm::formatv("{0:F2}", *best.eagerUs) << " us";
-  if (best.torchCompileUs)
-    os << ", torch.compile " << llvm::formatv("{0:F2}", *best.torchCompileUs) << " us";
-  if (best.candidateUs)
+     << ", target " << run.target << ", seed " << run.seed << ", start "
+     << run.start << ", score " << run.score << ".\n"
+     << "// knobs " << best.knobs << "\n";
+  auto medians = [&](llvm::StringRef what, std::optional<double> fitness,
+                     llvm::StringRef kind, std::optional<double> candidate,
+                     std::optional<double> eager, std::optional<double> compiled) {
+    if (!fitness)
+      return;
+    os << "// " << what << ": fitness " << llvm::formatv("{0:F4}", *fitness)
+       << " (" << kind << ")";
+    if (candidate)
+      os << "; candidate " << llvm::formatv("{0:F2}", *candidate) << " us";
+    if (eager)
+      os << ", eager " << llvm::formatv("{0:F2}", *eager) << " us";
+    if (compiled)
+      os << ", torch.compile " << llvm::formatv("{0:F2}", *compiled) << " us";
     os << "\n";
-  os << best.script;
+  };
+  medians(best.protocol == "none"   ? "checks only"
+          : best.protocol.empty() ? "measured"
+                                  : best.protocol + " protocol",
+          best.fitness, best.fitnessKind, best.candidateUs, best.eagerUs,
+          best.torchCompileUs);
+  medians("full protocol", best.full.fitness, best.full.fitnessKind,
+          best.full.candidateUs, best.full.eagerUs, best.full.torchCompileUs);
+  os << "// ir_hash " << best.irHash << "\n" << best.script;
   return true;
 }
 
 int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   std::string taskDir, target, archivePath, workDir, exportPath, spacePath,
       kernelPath, fitness = "measured", timing, roundsDir, evaluatorCmd, timeout,
-      strategy = "map-elites";
+      strategy = "map-elites", start = "random", score = "multi";
   bool resume = false, json = false, printSpace = false;
   EngineOptions options;
   options.jobs = 2;
@@ -148,6 +165,24 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   cl.addChoice("strategy", &strategy, "S", {"map-elites", "grid"},
                "map-elites (default) or grid (every point of the space in order, "
                "the baseline to compare against)");
+  cl.addChoice("start", &start, "FROM", {"random", "naive"},
+               "random (default: round 0 draws uniform points) or naive (the "
+               "smallest option of every knob, then only mutation and crossover)");
+  cl.addChoice("score", &score, "AT", {"multi", "tune"},
+               "multi (default: a weighted geomean over the tune shapes and "
+               "shapes derived from them) or tune (the first tune shape)");
+  cl.addInt("confirm", &options.confirm, "N",
+            "re-measure the best N elites with the full protocol once the "
+            "budget is spent (default 4 when timed, else 0)", 0);
+  std::string llmUrl, llmModel, llmTimeout = "60";
+  cl.addInt("llm-proposals", &options.llmProposals, "N",
+            "candidates per round asked of an LLM (default 0: none)", 0);
+  cl.addString("llm-url", &llmUrl, "URL",
+               "OpenAI-compatible chat-completions endpoint (default: "
+               "$KBENCH_LLM_URL); the key comes from $KBENCH_LLM_API_KEY only");
+  cl.addString("llm-model", &llmModel, "NAME", "the model to ask (default: $KBENCH_LLM_MODEL)");
+  cl.addString("llm-timeout", &llmTimeout, "SECONDS",
+               "seconds to wait for each reply (default 60)");
   cl.addChoice("fitness", &fitness, "KIND", {"measured", "model"},
                "measured (default: speedup over eager from the reports) or model "
                "(a cost proxy, not a measurement)");
@@ -169,12 +204,41 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   options.seed = seed;
   options.fitness = fitness;
   options.strategy = strategy;
+  options.start = start;
+  options.score = score;
   if (target.empty())
     target = driver::hasNvidiaGpu() ? "sm_90a" : "host";
   if (timing.empty())
     timing = target == "host" ? "none" : "screen";
+  options.timing = timing;
+  if (!cl.wasGiven("confirm"))
+    options.confirm = timing == "none" || fitness == "model" ? 0 : 4;
   if (!evaluatorCmd.empty() && roundsDir.empty())
     return cl.usageError("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
+  std::optional<LLMProposer> llm;
+  if (options.llmProposals > 0) {
+    auto fromEnv = [](std::string &value, const char *variable) {
+      if (value.empty())
+        if (const char *set = std::getenv(variable))
+          value = set;
+    };
+    fromEnv(llmUrl, "KBENCH_LLM_URL");
+    fromEnv(llmModel, "KBENCH_LLM_MODEL");
+    if (llmUrl.empty())
+      return cl.usageError("--llm-proposals needs an endpoint: --llm-url URL or KBENCH_LLM_URL");
+    if (llmModel.empty())
+      return cl.usageError("--llm-proposals needs a model: --llm-model NAME or KBENCH_LLM_MODEL");
+    LLMOptions llmOptions{llmUrl, llmModel, "", 60};
+    if (!llvm::to_float(llmTimeout, llmOptions.timeoutSeconds) ||
+        llmOptions.timeoutSeconds <= 0)
+      return cl.usageError("--llm-timeout takes a number of seconds > 0, got '" +
+                           llmTimeout + "'");
+    // The key is read here and kept in memory only: never a flag (it would
+    // show in `ps` and shell histories), never printed or archived.
+    if (const char *key = std::getenv("KBENCH_LLM_API_KEY"))
+      llmOptions.apiKey = key;
+    llm.emplace(std::move(llmOptions));
+  }
   if (!fs::is_directory(taskDir))
     return fail("no task folder '" + taskDir + "'");
 
@@ -238,7 +302,7 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!archive)
     return fail(error);
   RunRecord run{taskName, target, sha256(spaceText), fitness, "", int64_t(seed),
-                options.roundSize, options.budget, strategy};
+                options.roundSize, options.budget, strategy, start, score};
   std::optional<RunRecord> stored = archive->getRun();
   if (stored && !resume)
     return fail("the archive " + archivePath +
@@ -256,7 +320,15 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   }
 
   options.workDir = workDir.empty() ? archivePath + ".d" : workDir;
-  EvaluatorOptions evalOptions{taskDir, target, timing, timeout};
+  // The runner reads an evaluation copy of task.json whose heldout set is
+  // the derived scoring shapes: the task's own heldout shapes stay unseen.
+  llvm::SmallString<256> evalTask(options.workDir);
+  path::append(evalTask, "task");
+  if (!writeEvaluationTask(taskDir, evalTask, error))
+    return fail(error);
+  EvaluatorOptions evalOptions{evalTask.str().str(), target, {"check"}, timeout};
+  if (score == "multi" && timing != "none")
+    evalOptions.shapeSets.push_back("heldout");
   std::unique_ptr<Evaluator> evaluator;
   if (!roundsDir.empty()) {
     evaluator = createRoundTripEvaluator(evalOptions, roundsDir, evaluatorCmd);
@@ -277,12 +349,16 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
   Engine engine(*space, *compiler, *archive, *evaluator, options,
                 [&](const Progress &p) { printProgress(p, terminal); });
+  if (llm)
+    engine.setProposer(&*llm, spaceText);
   Engine::Outcome outcome = engine.run(error);
   if (outcome == Engine::Outcome::Error)
     return fail(error);
 
   std::optional<CandidateRecord> best = engine.best();
-  if (!exportPath.empty()) {
+  // A round that waits for another machine before anything passed exports
+  // nothing yet (the driver of live rounds passes --export every time).
+  if (!exportPath.empty() && (best || outcome != Engine::Outcome::Pending)) {
     if (!best)
       return fail("no candidate has passed yet, so there is nothing to --export");
     if (!exportBest(exportPath, *best, run, archivePath, error))
@@ -305,32 +381,51 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                            {"space_size", space->size()}};
     if (best) {
       llvm::Expected<llvm::json::Value> knobs = llvm::json::parse(best->knobs);
-      out["best"] = llvm::json::Object{
+      llvm::json::Object entry{
           {"name", Engine::nameOf(best->round, best->index)},
           {"knobs", knobs ? std::move(*knobs) : llvm::json::Value(nullptr)},
           {"fitness", *best->fitness},
           {"fitness_kind", best->fitnessKind},
+          {"protocol", best->protocol},
           {"cell", best->cell},
           {"ir_hash", best->irHash}};
+      if (best->candidateUs)
+        entry["candidate_us"] = *best->candidateUs;
+      if (best->full.fitness) {
+        entry["full_fitness"] = *best->full.fitness;
+        entry["full_fitness_kind"] = best->full.fitnessKind;
+        if (best->full.candidateUs)
+          entry["full_candidate_us"] = *best->full.candidateUs;
+      }
+      out["best"] = std::move(entry);
       if (!knobs)
         llvm::consumeError(knobs.takeError());
     }
     if (!exportPath.empty())
       out["export"] = exportPath;
+    if (outcome == Engine::Outcome::Pending) {
+      llvm::SmallString<256> folder(roundsDir);
+      path::append(folder, engine.pendingRound());
+      out["pending"] = folder.str().str();
+    }
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
   } else {
     llvm::outs() << "kbench search: " << outcomeName << ", " << all.size()
                  << " candidates archived, " << measured << " evaluated ("
                  << archivePath << ")\n";
-    if (best)
+    if (best) {
+      bool full = best->full.fitness.has_value();
       llvm::outs() << "best: " << Engine::nameOf(best->round, best->index) << " "
                    << best->knobs << " fitness "
-                   << llvm::formatv("{0:F4}", *best->fitness) << " ("
-                   << best->fitnessKind << ")\n";
+                   << llvm::formatv("{0:F4}", full ? *best->full.fitness : *best->fitness)
+                   << " (" << (full ? best->full.fitnessKind : best->fitnessKind) << ")\n";
+    }
   }
   if (outcome == Engine::Outcome::Pending) {
-    llvm::errs() << "kbench search: round " << archive->finishedRounds()
-                 << " is written to " << roundFolder(roundsDir, archive->finishedRounds())
+    llvm::SmallString<256> folder(roundsDir);
+    path::append(folder, engine.pendingRound());
+    llvm::errs() << "kbench search: " << engine.pendingRound()
+                 << " is written to " << folder
                  << "; evaluate it (scripts/search-round.sh ROUND_DIR on the GPU "
                     "machine), bring its out/ folder back, and run again with --resume\n";
     return 3;

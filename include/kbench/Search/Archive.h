@@ -26,13 +26,26 @@ struct sqlite3;
 namespace kbench::search {
 
 /// The schema version this kbench writes.
-inline constexpr int kArchiveSchemaVersion = 2;
+inline constexpr int kArchiveSchemaVersion = 3;
 
 /// The settings a search was started with; a resumed search must match.
 struct RunRecord {
   std::string task, target, spaceHash, fitness, evaluator;
   int64_t seed = 0, roundSize = 0, budget = 0;
   std::string strategy = "map-elites"; ///< "map-elites" or "grid" (Engine.h)
+  std::string start = "random"; ///< "random" or "naive" (Engine.h)
+  std::string score = "multi";  ///< "tune" or "multi" (Scoring.h)
+};
+
+/// One evaluation of a candidate: the fields a report gives.
+struct Measurement {
+  /// "ok" when a report was read; else why not ("missing", "fault", ...).
+  std::string status, verdict, fitnessKind, report;
+  std::optional<double> fitness, candidateUs, eagerUs, torchCompileUs,
+      percentOfFloor;
+  /// Per timed shape: [{"set", "shape", "candidate_us", "eager_us",
+  /// "torch_compile_us"}] (JSON text).
+  std::string shapes;
 };
 
 /// One candidate row (knobs, parents, diagnostics, descriptors: JSON text).
@@ -42,11 +55,14 @@ struct CandidateRecord {
   std::string knobs, script, parents, op, stage, irHash, ptxHash, duplicateOf,
       diagnostics, descriptors, cell, bundle;
   double compileMs = 0;
-  // Evaluation (evalStatus empty until the report is in).
-  std::string evalStatus, verdict, fitnessKind, report;
+  // Evaluation (evalStatus empty until the report is in), under the
+  // protocol `protocol` ("none" or "screen"; "" in archives before v3).
+  std::string evalStatus, verdict, fitnessKind, report, protocol, shapes;
   std::optional<double> fitness, candidateUs, eagerUs, torchCompileUs,
       percentOfFloor;
   double evalMs = 0;
+  /// The full-protocol re-measurement of an elite (status empty until then).
+  Measurement full;
 };
 
 class Archive {
@@ -65,6 +81,8 @@ public:
   bool insert(CandidateRecord &record, std::string &error);
   /// Stores the evaluation fields of record `record.id`.
   bool storeEvaluation(const CandidateRecord &record, std::string &error);
+  /// Stores the full-protocol measurement (`record.full`) of record `record.id`.
+  bool storeFullMeasurement(const CandidateRecord &record, std::string &error);
   /// Marks a round finished.
   bool finishRound(int64_t round, std::string &error);
   /// Rounds finished so far (0, 1, ... n-1 when n).

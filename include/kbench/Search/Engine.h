@@ -21,6 +21,7 @@
 #include "kbench/Search/Archive.h"
 #include "kbench/Search/Candidate.h"
 #include "kbench/Search/Evaluator.h"
+#include "kbench/Search/Proposer.h"
 #include "kbench/Search/Space.h"
 
 #include <functional>
@@ -45,6 +46,20 @@ struct EngineOptions {
   /// "grid" (every point of the space in order: the last knob varies
   /// fastest; the baseline a search must beat in measurements spent).
   std::string strategy = "map-elites";
+  /// "random" (round 0 draws uniform points) or "naive" (round 0 is the
+  /// space's naive point, the smallest option of every knob, and mutations
+  /// of it; no random proposal ever: the search climbs from there).
+  std::string start = "random";
+  /// "tune" or "multi": what a measured fitness is computed over (Scoring.h).
+  std::string score = "multi";
+  /// Timing protocol of the rounds ("none" or "screen"; "full" also works).
+  std::string timing = "none";
+  /// How many elites (the best by screened fitness) are re-measured with the
+  /// full protocol once the budget is spent; 0: none.
+  int64_t confirm = 0;
+  /// Candidates per round asked of the LLM proposer (setProposer), before
+  /// the engine's own; 0: none.
+  int64_t llmProposals = 0;
   /// Testing only: kill -9 this process after this many archive writes.
   int64_t killAfter = 0;
 };
@@ -70,8 +85,21 @@ public:
   /// no new candidate, or a round waits for another machine.
   Outcome run(std::string &error);
 
-  /// The best evaluated candidate so far (highest fitness, earliest on ties).
+  /// The best evaluated candidate so far: the highest full-protocol fitness
+  /// when an elite has been re-measured, else the highest screened fitness
+  /// (earliest on ties).
   std::optional<CandidateRecord> best() const;
+
+  /// Asks `proposer` for options.llmProposals scripts per round, giving it
+  /// `spaceText` (the space with its choices open) among the feedback.
+  void setProposer(const LLMProposer *proposer, std::string spaceText) {
+    llm = proposer;
+    openSpace = std::move(spaceText);
+  }
+
+  /// The folder name (under --rounds-dir) of the round that waits for
+  /// another machine, after run() returned Pending.
+  const std::string &pendingRound() const { return pending; }
 
   /// The cost proxy of --fitness model (docs/search.md).
   static double modelFitness(const Descriptors &d);
@@ -88,13 +116,50 @@ private:
     std::string op;
     std::vector<std::string> parents;
   };
-  class Rng;
+  /// SplitMix64: a tiny generator whose sequence is fixed by its seed on
+  /// every platform (std::uniform_int_distribution is not).
+  class Rng {
+  public:
+    Rng(uint64_t seed, int64_t round)
+        : state(seed * 0x9E3779B97F4A7C15ull ^
+                (uint64_t(round) + 1) * 0xBF58476D1CE4E5B9ull) {}
+    uint64_t next() {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    }
+    size_t below(size_t n) { return n ? size_t(next() % n) : 0; }
+    double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+
+  private:
+    uint64_t state;
+  };
   Proposal propose(Rng &rng);
   /// The grid's next point after `gridNext` (options.strategy == "grid"),
   /// or nullopt when the grid is exhausted.
   std::optional<Assignment> nextGridPoint();
   int64_t gridNext = 0;
   Assignment randomAssignment(Rng &rng);
+  /// The smallest option of every knob, region 0 of every alternatives.
+  Assignment naiveAssignment() const;
+  /// Moves one knob (two with probability 1/3) of `child`.
+  void mutate(Assignment &child, Rng &rng);
+  /// The search proper: rounds until the budget or the space is spent.
+  Outcome runRounds(std::string &error);
+  /// Re-measures the best options.confirm elites with the full protocol.
+  Outcome confirmElites(std::string &error);
+  /// Compiles `record` again when its bundle is gone (a fresh work folder).
+  bool ensureBundle(CandidateRecord &record, std::string &error);
+  /// The feedback JSON the LLM proposer is given.
+  llvm::json::Object llmFeedback() const;
+  /// Fills, compiles and archives LLM candidate `index` of `round`; false on
+  /// an archive error.
+  bool proposeByLLM(int64_t round, int64_t index, CandidateRecord &record,
+                    std::string &error);
+  /// The fields of a report as a measurement of `record`.
+  Measurement measurement(const CandidateRecord &record, const EvalReport &report,
+                          llvm::StringRef protocol) const;
   const CandidateRecord &selectParent(Rng &rng);
   /// One candidate being compiled on a worker thread.
   struct PendingCompile {
@@ -113,7 +178,8 @@ private:
   /// Compiles `work` on options.jobs threads of the one MLIRContext.
   void compileAll(std::vector<PendingCompile> &work);
   void evaluated(CandidateRecord &record, const EvalReport &report);
-  bool write(CandidateRecord &record, bool insert, std::string &error);
+  enum class Write { Insert, Evaluation, Full };
+  bool write(CandidateRecord &record, Write what, std::string &error);
   void rebuildElites(int64_t beforeRound);
   std::string keyOf(const Assignment &assignment) const;
   std::optional<Assignment> assignmentOf(const CandidateRecord &record) const;
@@ -133,6 +199,9 @@ private:
   std::map<std::string, std::string> irHashes;
   int64_t writes = 0, proposed = 0, rejected = 0, compiled = 0;
   double compileSeconds = 0;
+  std::string pending;
+  const LLMProposer *llm = nullptr;
+  std::string openSpace;
 };
 
 } // namespace kbench::search

@@ -37,6 +37,22 @@ struct EvalRequest {
   std::string bundleDir;
 };
 
+/// What one submit() evaluates: the folder name of the round
+/// ("round-0003", or "confirm-0004" for the full-protocol re-measurement of
+/// elites) and the timing protocol ("none", "screen" or "full").
+struct EvalRound {
+  std::string name;
+  std::string timing;
+};
+
+/// The medians of one timed shape of a report.
+struct ShapeTiming {
+  /// The shape set ("tune", or "heldout": in the search's evaluation task
+  /// the derived scoring shapes, docs/search.md) and the shape ("M=8192 N=4096").
+  std::string set, shape;
+  std::optional<double> candidateUs, eagerUs, torchCompileUs, percentOfFloor;
+};
+
 /// What the engine needs from a report.json (kbench-report/1).
 struct EvalReport {
   std::string id;
@@ -48,6 +64,8 @@ struct EvalReport {
   int exitCode = -1;
   /// Medians at the first timed shape, in microseconds.
   std::optional<double> candidateUs, eagerUs, torchCompileUs, percentOfFloor;
+  /// Every timed shape, in report order.
+  std::vector<ShapeTiming> shapes;
   std::string reportPath;
   double seconds = 0;
 };
@@ -61,9 +79,9 @@ public:
   virtual ~Evaluator();
   /// A one-line description for the archive and progress line.
   virtual std::string describe() const = 0;
-  /// Starts evaluating the bundles of round `round`. Failure (with `error`)
+  /// Starts evaluating the bundles of `round`. Failure (with `error`)
   /// means nothing of the round will come back.
-  virtual bool submit(int64_t round, llvm::ArrayRef<EvalRequest> requests,
+  virtual bool submit(const EvalRound &round, llvm::ArrayRef<EvalRequest> requests,
                       std::string &error) = 0;
   /// The next report of the submitted round, in completion order; nullopt
   /// when every report of the round is in, or when the round must be
@@ -75,9 +93,11 @@ public:
 };
 
 struct EvaluatorOptions {
+  /// The task folder the runner reads (the search's evaluation copy).
   std::string taskDir, target;
-  /// "none", "screen" or "full" (docs/search.md).
-  std::string timing = "none";
+  /// Shape sets the runner checks besides the tune shapes it times; with
+  /// "heldout" it also times those (docs/runner.md, "Batches").
+  std::vector<std::string> shapeSets = {"check"};
   /// Seconds without progress before kbench-run's watchdog kills a bundle.
   std::string timeout;
 };
@@ -87,16 +107,19 @@ std::unique_ptr<Evaluator> createLocalEvaluator(const EvaluatorOptions &options,
                                                 llvm::StringRef runner,
                                                 llvm::StringRef workDir);
 
-/// The round trip through `roundsDir`: round r goes to
-/// roundsDir/round-<r>/ (bundles/, task/, batch.json, out/), then `command`
+/// The round trip through `roundsDir`: a round goes to roundsDir/<name>/
+/// (bundles/, task/, batch.json, out/), then `command`
 /// runs with that folder as its argument; empty `command`: wait for another
 /// machine.
 std::unique_ptr<Evaluator>
 createRoundTripEvaluator(const EvaluatorOptions &options,
                          llvm::StringRef roundsDir, llvm::StringRef command);
 
-/// The folder of round `round` under `roundsDir`.
-std::string roundFolder(llvm::StringRef roundsDir, int64_t round);
+/// The folder name of search round `round` ("round-0003").
+std::string roundName(int64_t round);
+/// The folder name of the full-protocol re-measurement after `rounds`
+/// finished rounds ("confirm-0004").
+std::string confirmName(int64_t rounds);
 
 /// Whether `runner --help` lists --batch.
 bool runnerHasBatchMode(llvm::StringRef runner);

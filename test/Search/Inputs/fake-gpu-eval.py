@@ -2,9 +2,12 @@
 """A stand-in for the GPU side of the round trip, for tests only.
 
 Usage: fake-gpu-eval.py ROUND_DIR. Writes, per bundle of ROUND_DIR/batch.json,
-a kbench-report/1 shaped report.json with a timing entry whose medians are made
-up from the bundle's params (candidate 100 / num_warps us, eager 100 us,
-torch.compile 50 us, floor 25 us), then out/batch.jsonl. These are not
+a kbench-report/1 shaped report.json with made-up medians from the bundle's
+warps w, then out/batch.jsonl. At each tune shape: candidate 100 / w us,
+eager 100 us, torch.compile 50 us, floor 25 us. When the list checks the
+"heldout" set (the search's derived shapes), also at each of those shapes of
+the round's task.json: candidate 5 + 5 w us, eager 10 us. Under the "full"
+protocol every candidate median is 1.25 times larger. These are not
 measurements; they let the tests check how the search reads timed reports.
 """
 import json
@@ -13,19 +16,25 @@ import sys
 
 round_dir = sys.argv[1]
 batch = json.load(open(os.path.join(round_dir, "batch.json")))
+task = json.load(open(os.path.join(batch["task_dir"], "task.json")))
+slower = 1.25 if batch.get("timing") == "full" else 1.0
 out = os.path.join(round_dir, "out")
 os.makedirs(out, exist_ok=True)
+
+
+def shape_name(dims):
+    return " ".join(f"{k}={v}" for k, v in dims.items())
+
+
 lines = []
 for bundle in batch["bundles"]:
     manifest = json.load(open(os.path.join(bundle["dir"], "manifest.json")))
     warps = manifest["kernels"][0]["block"][0] // 32
-    candidate = 100.0 / warps
-    report = {
-        "format": "kbench-report/1",
-        "verdict": "pass",
-        "exit_code": 0,
-        "timing": [{
-            "shape_id": {"set": "tune", "index": 0},
+    timing = []
+    for i, dims in enumerate(task["shapes"]["tune"]):
+        candidate = 100.0 / warps * slower
+        timing.append({
+            "shape_id": {"set": "tune", "index": i, "shape": shape_name(dims)},
             "contestants": {
                 "candidate": {"median_us": candidate},
                 "eager_tf32_off": {"median_us": 100.0},
@@ -33,8 +42,18 @@ for bundle in batch["bundles"]:
             },
             "floor": {"floor_us": 25.0,
                       "percent_of_floor": {"candidate": 100.0 * 25.0 / candidate}},
-        }],
-    }
+        })
+    if "heldout" in batch.get("shapes", []):
+        for i, dims in enumerate(task["shapes"]["heldout"]):
+            timing.append({
+                "shape_id": {"set": "heldout", "index": i, "shape": shape_name(dims)},
+                "contestants": {
+                    "candidate": {"median_us": (5.0 + 5.0 * warps) * slower},
+                    "eager_tf32_off": {"median_us": 10.0},
+                },
+            })
+    report = {"format": "kbench-report/1", "verdict": "pass", "exit_code": 0,
+              "timing": timing}
     os.makedirs(os.path.join(out, bundle["id"]), exist_ok=True)
     json.dump(report, open(os.path.join(out, bundle["id"], "report.json"), "w"))
     lines.append(json.dumps({"id": bundle["id"], "status": "ok", "exit": 0}))

@@ -1,0 +1,53 @@
+//===- Scoring.h - What a candidate is scored on -----------------*- C++ -*-===//
+//
+// A schedule tuned at one shape can lose badly at another (a 4096-wide tile
+// at N = 1000 is three quarters padding), so the search scores a candidate
+// over the task's tune shapes and shapes derived from them, never over the
+// task's own heldout shapes, which stay unseen. The runner is given an
+// evaluation copy of task.json whose "heldout" set is replaced by the derived
+// shapes: it checks and times them like heldout shapes, and the fitness is a
+// weighted geomean of the speedups over eager (docs/search.md, "Fitness").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_SEARCH_SCORING_H
+#define KBENCH_SEARCH_SCORING_H
+
+#include "kbench/Search/Evaluator.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace kbench::search {
+
+/// The shape derived from a tune shape: every dimension d becomes
+/// max(1, d / 4 - 1), a quarter of the size and off every power of two, so
+/// that tiles sized for the tune shape meet a partial last tile.
+llvm::json::Object derivedShape(const llvm::json::Object &tuneShape);
+
+/// Writes `outDir`/task.json: the task's task.json with its "heldout" set
+/// replaced by the derived shape of each tune shape. Returns false with
+/// `error` set when task.json cannot be read or written.
+bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
+                         std::string &error);
+
+/// A fitness and what it is.
+struct Score {
+  double fitness = 0;
+  std::string kind;
+};
+
+/// The measured fitness of a passing report. `score` "tune": the speedup
+/// over eager (TF32 off) at the first timed shape. "multi": the weighted
+/// geomean of the speedups at every timed shape, the tune shapes sharing
+/// half the weight and the derived ("heldout" in the evaluation task) the
+/// other half (all of it to the tune shapes when none was timed). A report
+/// without any timed shape scores 1 ("pass (no timing)").
+Score measuredScore(const EvalReport &report, llvm::StringRef score);
+
+} // namespace kbench::search
+
+#endif // KBENCH_SEARCH_SCORING_H
