@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KnobRules.h"
+#include "SinglePass.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -342,6 +343,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;
   return checkBudgets(kernel);
 }

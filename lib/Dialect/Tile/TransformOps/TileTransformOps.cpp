@@ -12,6 +12,7 @@
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
 
 #include "KnobRules.h"
+#include "SinglePass.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -434,6 +435,75 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
         }
         return std::nullopt;
       });
+}
+
+//===----------------------------------------------------------------------===//
+// SinglePassOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SinglePassOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void SinglePassOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+SinglePassOp::apply(mlir::transform::TransformRewriter &,
+                    mlir::transform::TransformResults &,
+                    mlir::transform::TransformState &state) {
+  int64_t value = getStaticValue().value_or(0);
+  if (Value param = getDynamicValue()) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(*this, param, "single_pass", state, value);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  if (value != 0 && value != 1)
+    return emitSilenceableFailure(getLoc())
+           << getOperationName() << ": single_pass = " << value
+           << " is neither 0 (leave the kernel as is) nor 1 (add the "
+              "single-pass fast path)";
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded() || value == 0)
+    return found;
+
+  // Plan every kernel before committing any, so that a refusal leaves all
+  // of them untouched.
+  SmallVector<SinglePassPlan> plans;
+  auto refuse = [&](const KnobFailure &failure) {
+    DiagnosedSilenceableFailure diag = emitSilenceableFailure(getLoc())
+                                       << getOperationName() << ": "
+                                       << failure.message;
+    diag.attachNote(failure.where) << failure.note;
+    return diag;
+  };
+  for (KernelOp kernel : kernels) {
+    SinglePassPlan plan;
+    if (std::optional<KnobFailure> failure = planSinglePass(kernel, plan)) {
+      for (SinglePassPlan &done : plans)
+        discardSinglePass(done);
+      return refuse(*failure);
+    }
+    plans.push_back(plan);
+  }
+  for (SinglePassPlan &plan : plans)
+    commitSinglePass(plan);
+  for (KernelOp kernel : kernels) {
+    std::optional<KnobFailure> failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
+    if (!failure)
+      continue;
+    for (SinglePassPlan &plan : plans)
+      undoSinglePass(plan);
+    return refuse(*failure);
+  }
+  return DiagnosedSilenceableFailure::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -192,4 +192,59 @@ def PipelineOp : Tile_TransformOp<"pipeline"> {
   let hasVerifier = 1;
 }
 
+def SinglePassOp : Tile_TransformOp<"single_pass"> {
+  let summary = "Read each row once when it fits one tile (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.single_pass %k 1 : !transform.any_op
+    ```
+    A structural rewrite for kernels that walk a row in several passes
+    (softmax: max and sum, then normalize; layer norm: mean, variance, then
+    normalize). Each pass is a top-level `scf.for %j = 0 to %nt step 1` over
+    the same `%nt = tile.num_tiles %V[d]`, and the passes re-load the same
+    tiles. The rewrite versions the kernel from the first pass on:
+
+    ```mlir
+    %n = tile.extent %V[d]
+    %bn = tile.tile_size %V[d]
+    %fits = arith.cmpi ule, %n, %bn : index
+    scf.if %fits {          // {tile.single_pass}: the row is one tile
+      ...every pass once, at %j = 0, each repeated tile.load replaced by the
+         first one: the tile stays in registers...
+    } else {
+      ...the passes as they were...
+    }
+    ```
+
+    Dims are at least 1 (runner and verifier), so `%fits` means the loops run
+    exactly once and the fast path computes what the loops compute; for
+    longer rows nothing changes. tile-verify proves both branches (the
+    condition is an affine guard), and the lowering needs nothing new. The
+    value is 1 (apply) or 0 (leave the kernel as is), an integer or a
+    `!transform.param<i64>`, so a search space can flip it with
+    `transform.tune.knob<"single_pass"> options = [0, 1]`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when: the value is
+    not 0 or 1; the kernel already has a single-pass fast path; it has no
+    top-level row loop (`scf.for` from 0 to a `tile.num_tiles` step 1); its
+    row loops walk different `tile.num_tiles` values; no tile is loaded twice
+    at the same coordinates in the fast path (one pass, or a store into the
+    same memref between the loads: nothing to save); or the tiles kept live
+    across passes need more than 64 registers per thread (the held-tile
+    limit of the knob table; lower the tile sizes or raise num_warps).
+    Later set_params and set_num_warps ops recheck that register estimate.
+    Apply it after the ops that set tile sizes: set_params retiles the fast
+    path too, but it is easier to read a schedule that sizes first.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD
