@@ -1,7 +1,8 @@
 //===- TileTransformOps.td - transform.tile.* knob ops ---*- tablegen -*-===//
 //
 // The edit language agents and the search use on tile kernels: each op sets
-// one kind of knob on a tile.kernel, checks that the result is legal and
+// one kind of knob on a tile.kernel (or, for the structural rewrites such as
+// single_pass, restructures its tile IR), checks that the result is legal and
 // either succeeds or fails silenceably with a one-line reason that names the
 // op, the value and the limit. No op ever leaves the payload invalid: a
 // failing op restores the kernel exactly. docs/schedules.md is the user guide.
