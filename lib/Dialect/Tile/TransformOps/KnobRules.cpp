@@ -10,6 +10,7 @@
 
 #include "KnobRules.h"
 #include "SinglePass.h"
+#include "SplitReduction.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -345,6 +346,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkSplitReduction(kernel))
     return failure;
   return checkBudgets(kernel);
 }

@@ -13,6 +13,7 @@
 
 #include "KnobRules.h"
 #include "SinglePass.h"
+#include "SplitReduction.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -502,6 +503,64 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
     for (SinglePassPlan &plan : plans)
       undoSinglePass(plan);
     return refuse(*failure);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplitReductionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplitReductionOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void SplitReductionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+SplitReductionOp::apply(mlir::transform::TransformRewriter &,
+                        mlir::transform::TransformResults &,
+                        mlir::transform::TransformState &state) {
+  int64_t chunk = getStaticValue().value_or(0);
+  if (Value param = getDynamicValue()) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(*this, param, "chunk", state, chunk);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded())
+    return found;
+  // Every check runs before any edit: a refusal leaves the payload as it was.
+  SmallVector<SplitPlan> plans;
+  for (KernelOp kernel : kernels) {
+    SplitPlan plan;
+    if (std::optional<KnobFailure> failure =
+            planSplitReduction(kernel, chunk, plan)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableFailure(getLoc())
+                                         << getOperationName() << ": "
+                                         << failure->message;
+      diag.attachNote(failure->where) << failure->note;
+      return diag;
+    }
+    plans.push_back(plan);
+  }
+  for (SplitPlan &plan : plans)
+    applySplitReduction(plan, chunk);
+  // The plan's checks imply these; a failure here is a bug of the rewrite.
+  for (KernelOp kernel : kernels) {
+    std::optional<KnobFailure> failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
+    if (failure)
+      return emitDefiniteFailure()
+             << "internal error: the split kernel is invalid: "
+             << failure->message;
   }
   return DiagnosedSilenceableFailure::success();
 }

@@ -248,4 +248,44 @@ def SinglePassOp : Tile_TransformOp<"single_pass"> {
   let hasVerifier = 1;
 }
 
+def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
+  let summary = "Split a row sum across CTAs, combined by atomics (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.split_reduction %k chunk 16 : !transform.any_op
+    ```
+    A structural rewrite for a one-pass row sum (`tasks/row_sum`): one row
+    loop `scf.for %j = 0 to tile.num_tiles %Xv[d] step 1` carries an f32
+    tile from zero by `arith.addf`; one `tile.reduce add` of its result along
+    dim d is stored once. With few long rows that kernel runs few CTAs. The
+    rewrite adds the param `BS` = chunk x (the row tile size), a partition of
+    x with tile size `BS` along the row, and grids over it (the old block
+    coordinates, then the chunk `c`); the row loop walks only the chunk,
+    `[c * per, min(c * per + per, nt))` with `per = BS / BN` (both
+    `tile.tile_size`s, so set_params retiles it), and the store becomes
+    `tile.atomic_add`. Because atomics accumulate, the op also adds a kernel
+    `@<name>_zero` that stores zeros over the output and launches it before
+    every `tile.launch` of the kernel. tile-verify proves the result (C9
+    counts the k tiles each output tile receives over all blocks). The value
+    (chunk, in row tiles) is an integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving the payload untouched, when: chunk is not in
+    2..65536; the kernel is already split or has a param `BS`; it has no row
+    loop or more than one; the loop is not such a sum stored once (or the
+    kernel writes anywhere else); the grid has 3 dims, or a grid dim that no
+    row-view dim of the same name and tile size matches; no `tile.launch`
+    launches the kernel; or `@<name>_zero` exists. Later set_params ops
+    recheck that `BS` is a multiple (at least twice) of the row tile size.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `chunk` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD
