@@ -137,11 +137,9 @@ kbench::transform::planSplitReduction(KernelOp kernel, int64_t chunkTiles,
   kernel.walk([&](GridOp grid) { grids.push_back(grid); });
   GridOp grid = grids.front();
   auto gridView = grid.getView().getDefiningOp<PartitionOp>();
+  // Views have rank 3 at most and each grid dim must map to a row-view dim
+  // other than the row's, so the new grid has 3 dims at most.
   SmallVector<int64_t> gridDims = grid.getGridDims();
-  if (gridDims.size() >= 3)
-    return fail("has a 3-D grid; split_reduction adds a grid dim for the "
-                "chunks and the grid has at most three",
-                grid.getLoc(), "the grid");
   auto argDims = [&](PartitionOp view) -> SmallVector<StringRef> {
     auto arg = dyn_cast<BlockArgument>(view.getSource());
     if (!arg || arg.getOwner()->getParentOp() != kernel)

@@ -15,6 +15,8 @@
 // CHECK: transform.tile.pipeline %[[K]] stages %{{.*}} : !transform.any_op
 // CHECK: transform.tile.single_pass %[[K]] 1 : !transform.any_op
 // CHECK: transform.tile.single_pass %[[K]] %{{.*}} : !transform.any_op
+// CHECK: transform.tile.split_reduction %[[K]] chunk 8 : !transform.any_op
+// CHECK: transform.tile.split_reduction %[[K]] chunk %{{.*}} : !transform.any_op
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @syntax(%k: !transform.any_op {transform.readonly}) {
     %p = transform.param.constant 64 : i64 -> !transform.param<i64>
@@ -29,6 +31,8 @@ module attributes {transform.with_named_sequence} {
     transform.tile.pipeline %k stages %p : !transform.any_op
     transform.tile.single_pass %k 1 : !transform.any_op
     transform.tile.single_pass %k %p : !transform.any_op
+    transform.tile.split_reduction %k chunk 8 : !transform.any_op
+    transform.tile.split_reduction %k chunk %p : !transform.any_op
     transform.yield
   }
 }

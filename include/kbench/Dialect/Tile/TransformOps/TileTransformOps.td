@@ -273,8 +273,8 @@ def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
     Fails silenceably, leaving the payload untouched, when: chunk is not in
     2..65536; the kernel is already split or has a param `BS`; it has no row
     loop or more than one; the loop is not such a sum stored once (or the
-    kernel writes anywhere else); the grid has 3 dims, or a grid dim that no
-    row-view dim of the same name and tile size matches; no `tile.launch`
+    kernel writes anywhere else); a grid dim has no row-view dim of the same
+    name and tile size (other than the row's); no `tile.launch`
     launches the kernel; or `@<name>_zero` exists. Later set_params ops
     recheck that `BS` is a multiple (at least twice) of the row tile size.
   }];
