@@ -10,6 +10,7 @@
 
 #include "KnobRules.h"
 #include "SinglePass.h"
+#include "RowsPerCta.h"
 #include "SplitReduction.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
@@ -348,6 +349,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSplitReduction(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkRowsPerCta(kernel))
     return failure;
   return checkBudgets(kernel);
 }

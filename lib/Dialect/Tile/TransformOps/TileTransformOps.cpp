@@ -5,7 +5,10 @@
 // knob value, edits each kernel through PayloadEdits and then checks the
 // result (KnobRules.h); any failure undoes every edit and becomes a
 // silenceable error, so schedules can try alternatives and the payload is
-// never left invalid.
+// never left invalid. The file holds the apply() of every op, knob and
+// structural, because they share the handle and value helpers below (hence
+// its length); the structural rewrites themselves live in SinglePass.cpp,
+// SplitReduction.cpp and RowsPerCta.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 
 #include "KnobRules.h"
 #include "SinglePass.h"
+#include "RowsPerCta.h"
 #include "SplitReduction.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -520,49 +524,84 @@ void SplitReductionOp::getEffects(
   readTargetsAndModifyPayload(*this, effects);
 }
 
-DiagnosedSilenceableFailure
-SplitReductionOp::apply(mlir::transform::TransformRewriter &,
-                        mlir::transform::TransformResults &,
-                        mlir::transform::TransformState &state) {
-  int64_t chunk = getStaticValue().value_or(0);
-  if (Value param = getDynamicValue()) {
+/// apply() of the structural rewrites that plan every kernel before editing
+/// any (split_reduction, rows_per_cta): `plan` checks one kernel, `rewrite`
+/// edits it.
+template <typename Plan>
+static DiagnosedSilenceableFailure applyPlanned(
+    Operation *op, Value target, std::optional<int64_t> staticValue,
+    Value dynamicValue, StringRef knob, mlir::transform::TransformState &state,
+    llvm::function_ref<std::optional<KnobFailure>(KernelOp, int64_t, Plan &)>
+        plan,
+    llvm::function_ref<void(Plan &, int64_t)> rewrite) {
+  int64_t value = staticValue.value_or(0);
+  if (dynamicValue) {
     DiagnosedSilenceableFailure resolved =
-        resolveKnob(*this, param, "chunk", state, chunk);
+        resolveKnob(op, dynamicValue, knob, state, value);
     if (!resolved.succeeded())
       return resolved;
   }
   SmallVector<KernelOp> kernels;
-  DiagnosedSilenceableFailure found =
-      collectKernels(*this, getTarget(), state, kernels);
+  DiagnosedSilenceableFailure found = collectKernels(op, target, state, kernels);
   if (!found.succeeded())
     return found;
   // Every check runs before any edit: a refusal leaves the payload as it was.
-  SmallVector<SplitPlan> plans;
+  SmallVector<Plan> plans;
   for (KernelOp kernel : kernels) {
-    SplitPlan plan;
-    if (std::optional<KnobFailure> failure =
-            planSplitReduction(kernel, chunk, plan)) {
-      DiagnosedSilenceableFailure diag = emitSilenceableFailure(getLoc())
-                                         << getOperationName() << ": "
+    Plan planned;
+    if (std::optional<KnobFailure> failure = plan(kernel, value, planned)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableFailure(op->getLoc())
+                                         << op->getName() << ": "
                                          << failure->message;
       diag.attachNote(failure->where) << failure->note;
       return diag;
     }
-    plans.push_back(plan);
+    plans.push_back(planned);
   }
-  for (SplitPlan &plan : plans)
-    applySplitReduction(plan, chunk);
+  for (Plan &planned : plans)
+    rewrite(planned, value);
   // The plan's checks imply these; a failure here is a bug of the rewrite.
   for (KernelOp kernel : kernels) {
     std::optional<KnobFailure> failure = checkKnobs(kernel);
     if (!failure)
       failure = verifyKernel(kernel);
     if (failure)
-      return emitDefiniteFailure()
-             << "internal error: the split kernel is invalid: "
+      return mlir::emitDefiniteFailure(op)
+             << "internal error: the rewritten kernel is invalid: "
              << failure->message;
   }
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+SplitReductionOp::apply(mlir::transform::TransformRewriter &,
+                        mlir::transform::TransformResults &,
+                        mlir::transform::TransformState &state) {
+  return applyPlanned<SplitPlan>(*this, getTarget(), getStaticValue(),
+                                 getDynamicValue(), "chunk", state,
+                                 planSplitReduction, applySplitReduction);
+}
+
+//===----------------------------------------------------------------------===//
+// RowsPerCtaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RowsPerCtaOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void RowsPerCtaOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+RowsPerCtaOp::apply(mlir::transform::TransformRewriter &,
+                    mlir::transform::TransformResults &,
+                    mlir::transform::TransformState &state) {
+  return applyPlanned<RowsPerCtaPlan>(*this, getTarget(), getStaticValue(),
+                                      getDynamicValue(), "rows", state,
+                                      planRowsPerCta, applyRowsPerCta);
 }
 
 //===----------------------------------------------------------------------===//

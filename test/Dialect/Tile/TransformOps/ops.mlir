@@ -17,6 +17,8 @@
 // CHECK: transform.tile.single_pass %[[K]] %{{.*}} : !transform.any_op
 // CHECK: transform.tile.split_reduction %[[K]] chunk 8 : !transform.any_op
 // CHECK: transform.tile.split_reduction %[[K]] chunk %{{.*}} : !transform.any_op
+// CHECK: transform.tile.rows_per_cta %[[K]] rows 2 : !transform.any_op
+// CHECK: transform.tile.rows_per_cta %[[K]] rows %{{.*}} : !transform.any_op
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @syntax(%k: !transform.any_op {transform.readonly}) {
     %p = transform.param.constant 64 : i64 -> !transform.param<i64>
@@ -33,6 +35,8 @@ module attributes {transform.with_named_sequence} {
     transform.tile.single_pass %k %p : !transform.any_op
     transform.tile.split_reduction %k chunk 8 : !transform.any_op
     transform.tile.split_reduction %k chunk %p : !transform.any_op
+    transform.tile.rows_per_cta %k rows 2 : !transform.any_op
+    transform.tile.rows_per_cta %k rows %p : !transform.any_op
     transform.yield
   }
 }

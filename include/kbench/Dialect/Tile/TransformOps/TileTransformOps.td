@@ -288,4 +288,37 @@ def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
   let hasVerifier = 1;
 }
 
+def RowsPerCtaOp : Tile_TransformOp<"rows_per_cta"> {
+  let summary = "Give each CTA several tiles of the grid's first dim (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.rows_per_cta %k rows 2 : !transform.any_op
+    ```
+    A structural rewrite for launch-bound shapes: fewer, longer-lived CTAs.
+    It adds the param `BRC` = rows x the tile size of the grid's first dim,
+    grids over a partition of the grid's view with tile `BRC` along that dim,
+    and wraps everything after the grid in
+    `scf.for %r = c * per to min(c * per + per, nt) step 1` (`per = BRC /`
+    the tile size, both `tile.tile_size`s; `nt` the view's tile count), the
+    body using `%r` where it used the block coordinate. tile-verify proves
+    the result (a loop bounded by a min is modelled exactly). The value is an
+    integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving the payload untouched, when: rows is not in
+    2..65536; the kernel already has the loop or a param `BRC`; or its
+    tile.grid is not at the top level over a tile.partition. Later
+    set_params ops recheck that `BRC` is a multiple (at least twice) of the
+    tile size.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `rows` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD
