@@ -135,10 +135,38 @@ PresburgerSet CheckRun::toSet(const LinearSystem &sys) {
   // callers test the budget before they use the result.
   if (!charge(queryCost(poly)))
     return PresburgerSet::getEmpty(poly.getSpace());
-  PresburgerSet set(poly.computeReprWithOnlyDivLocals());
-  for (const IntegerRelation &disjunct : set.getAllDisjuncts())
-    charge(matrixCost(disjunct));
-  return set;
+  PresburgerRelation repr = poly.computeReprWithOnlyDivLocals();
+  // MLIR's set difference takes the first pair of inequalities that bounds a
+  // local like a floor division as that division and does not complement it.
+  // A pair tighter than the division (8 q <= e <= 8 q + 6: e mod 8 <= 6, the
+  // chunk of a split reduction one tile short) would lose its extra bound,
+  // and a gap would be proved absent. Putting the exact division bounds first
+  // makes them the pair taken; the original ones stay ordinary constraints.
+  PresburgerRelation fixed =
+      PresburgerRelation::getEmpty(repr.getSpace());
+  for (const IntegerRelation &disjunct : repr.getAllDisjuncts()) {
+    IntegerRelation rel = disjunct;
+    DivisionRepr divs = rel.getLocalReprs();
+    unsigned offset = rel.getVarKindOffset(VarKind::Local);
+    SmallVector<SmallVector<DynamicAPInt, 8>> ineqs;
+    for (unsigned i = 0, e = divs.getNumDivs(); i < e; ++i) {
+      if (!divs.hasRepr(i))
+        continue;
+      ineqs.push_back(
+          getDivUpperBound(divs.getDividend(i), divs.getDenom(i), offset + i));
+      ineqs.push_back(
+          getDivLowerBound(divs.getDividend(i), divs.getDenom(i), offset + i));
+    }
+    for (unsigned i = 0, e = rel.getNumInequalities(); i < e; ++i)
+      ineqs.emplace_back(rel.getInequality(i).begin(),
+                         rel.getInequality(i).end());
+    rel.removeInequalityRange(0, rel.getNumInequalities());
+    for (ArrayRef<DynamicAPInt> ineq : ineqs)
+      rel.addInequality(ineq);
+    charge(matrixCost(rel));
+    fixed.unionInPlace(rel);
+  }
+  return PresburgerSet(fixed);
 }
 
 FailureOr<PresburgerSet> CheckRun::unite(const PresburgerSet &a,

@@ -170,6 +170,8 @@ void KernelModel::bindScope(LinearSystem &sys, ArrayRef<LinearExpr> syms,
     LinearExpr ub = require(flatten(sys, info.ub, syms, &inst));
     sys.addLE(lb, iv);
     sys.addLT(iv, ub);
+    for (AffineExpr extra : info.extraUbs)
+      sys.addLT(iv, require(flatten(sys, extra, syms, &inst)));
     if (info.step > 1)
       sys.addEQ(iv - lb, sys.floorDiv(iv - lb, info.step) * info.step);
     inst.dims[info.dim] = iv;
@@ -314,8 +316,16 @@ void KernelModel::print(llvm::raw_ostream &os) const {
     }
     if (scope.kind == ScopeInfo::Kind::Loop) {
       os << "iv" << scope.dim - gridExtents.size() << " in ["
-         << toString(scope.lb) << ", " << toString(scope.ub) << ") step "
-         << scope.step << "\n";
+         << toString(scope.lb) << ", ";
+      if (scope.extraUbs.empty()) {
+        os << toString(scope.ub);
+      } else {
+        os << "min(" << toString(scope.ub);
+        for (AffineExpr extra : scope.extraUbs)
+          os << ", " << toString(extra);
+        os << ")";
+      }
+      os << ") step " << scope.step << "\n";
       continue;
     }
     os << (scope.thenBranch ? "then" : "else") << " branch of "

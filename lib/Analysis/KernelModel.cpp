@@ -276,9 +276,29 @@ void KernelModel::buildScopes(Region &region, int parent) {
         scope.dim = numDims++;
         std::string reason;
         FailureOr<AffineExpr> lb = getIndexExpr(forOp.getLowerBound(), reason);
+        // An upper bound min(u1, u2, ...) is the conjunction iv < ui.
+        SmallVector<Value> ubValues = {forOp.getUpperBound()};
+        for (unsigned i = 0; i < ubValues.size();) {
+          if (auto min = ubValues[i].getDefiningOp<arith::MinSIOp>()) {
+            ubValues[i] = min.getLhs();
+            ubValues.push_back(min.getRhs());
+            continue;
+          }
+          ++i;
+        }
+        SmallVector<AffineExpr> extraUbs;
         FailureOr<AffineExpr> ub =
-            succeeded(lb) ? getIndexExpr(forOp.getUpperBound(), reason)
+            succeeded(lb) ? getIndexExpr(ubValues.front(), reason)
                           : FailureOr<AffineExpr>(failure());
+        for (Value extra : ArrayRef<Value>(ubValues).drop_front()) {
+          if (failed(ub))
+            break;
+          FailureOr<AffineExpr> e = getIndexExpr(extra, reason);
+          if (failed(e))
+            ub = failure();
+          else
+            extraUbs.push_back(*e);
+        }
         FailureOr<AffineExpr> step =
             succeeded(ub) ? getIndexExpr(forOp.getStep(), reason)
                           : FailureOr<AffineExpr>(failure());
@@ -293,6 +313,7 @@ void KernelModel::buildScopes(Region &region, int parent) {
         } else {
           scope.lb = *lb;
           scope.ub = *ub;
+          scope.extraUbs = std::move(extraUbs);
           scope.step = stepConst.getValue();
         }
         unsigned index = scopes.size();

@@ -78,6 +78,11 @@ public:
         if (it == loopCarried.end())
           return fail(describeOp(source.load->op) +
                       " is inside a loop the reduction is not fed through");
+        // The last iteration of a loop bounded by a min is a disjunction
+        // (whichever bound is smaller), outside the fragment.
+        if (!it->second && !info.extraUbs.empty())
+          return fail(describeOp(info.op) + " feeds only its last iteration "
+                      "to the reduction and its upper bound is a min");
         if (!it->second && !llvm::is_contained(member.lastOnlyLoops, s))
           member.lastOnlyLoops.push_back(s);
       }

@@ -169,6 +169,8 @@ static std::vector<std::tuple<const char *, int64_t, const char *>> limits() {
       {"bytes per access", l.maxAccessBytes, "vector_width x element bytes"},
       {"accumulator registers per thread", l.accumulatorRegisterLimit,
        "the tile.mma accumulator estimate of set_params / set_num_warps"},
+      {"held-tile registers per thread", l.heldTileRegisterLimit,
+       "tiles a tile.single_pass fast path keeps live across its passes"},
       {"elements per thread per tile value", l.maxElementsPerThread,
        "the SIMT lowering refuses larger tiles"},
       {"grid x", l.maxGridX, "blocks; the runner refuses larger grids"},

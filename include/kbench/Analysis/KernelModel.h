@@ -88,6 +88,9 @@ struct ScopeInfo {
   /// Loops: the model dim of the iv, `lb <= iv < ub`, `iv = lb + step * t`.
   unsigned dim = 0;
   mlir::AffineExpr lb, ub;
+  /// Further upper bounds of a loop bounded by `arith.minsi`: `iv < u` for
+  /// each, a conjunction (a chunk of a row that ends at the row's last tile).
+  llvm::SmallVector<mlir::AffineExpr> extraUbs;
   int64_t step = 1;
   /// Guards: the branch's conditions, all of which hold inside it.
   llvm::SmallVector<AffineConstraint> conditions;

@@ -39,6 +39,12 @@ struct TargetLimits {
   int64_t maxAccessBytes;
   /// 32-bit accumulator registers per thread before ptxas would spill.
   int64_t accumulatorRegisterLimit;
+  /// 32-bit registers per thread that the tiles a single-pass fast path keeps
+  /// live across its passes may take (transform.tile.single_pass). Half the
+  /// accumulator limit: the passes need registers of their own, and on sm_90a
+  /// every row_sum candidate with 128 f32 elements per thread spilled in
+  /// ptxas while none with 64 did (docs/search.md).
+  int64_t heldTileRegisterLimit;
   /// Elements one thread may own for one tile value in the SIMT lowering.
   int64_t maxElementsPerThread;
   /// Grid extents: x, and y or z.
@@ -59,6 +65,7 @@ inline constexpr TargetLimits kSm90aLimits = {
     /*staticSharedMemoryPerBlock=*/49152,
     /*maxAccessBytes=*/16,
     /*accumulatorRegisterLimit=*/128,
+    /*heldTileRegisterLimit=*/64,
     /*maxElementsPerThread=*/1024,
     /*maxGridX=*/2147483647,
     /*maxGridYZ=*/65535,

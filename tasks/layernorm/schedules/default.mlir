@@ -4,6 +4,11 @@
 // gpu checks it at run time and takes ld.global.v4 / st.global.v4 on
 // interior tiles when it holds, masked scalar accesses otherwise.
 //
+// Rows that fit one tile (N <= BN) take the single-pass fast path of
+// transform.tile.single_pass: x is read once and kept in registers through
+// the mean, variance and normalizing passes (docs/rewrites.md); longer rows
+// keep the three passes.
+//
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
 //     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
@@ -16,6 +21,7 @@ module attributes {transform.with_named_sequence} {
     transform.tile.set_num_warps %k 4 : !transform.any_op
     transform.tile.set_params %k {BR = 4, BN = 1024} : !transform.any_op
     transform.tile.vector_width %k 4 : !transform.any_op
+    transform.tile.single_pass %k 1 : !transform.any_op
     transform.yield
   }
 }

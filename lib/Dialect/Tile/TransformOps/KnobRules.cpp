@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "KnobRules.h"
+#include "SinglePass.h"
+#include "RowsPerCta.h"
+#include "SplitReduction.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -342,6 +345,12 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkSplitReduction(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkRowsPerCta(kernel))
     return failure;
   return checkBudgets(kernel);
 }

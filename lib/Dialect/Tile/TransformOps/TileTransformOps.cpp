@@ -5,13 +5,19 @@
 // knob value, edits each kernel through PayloadEdits and then checks the
 // result (KnobRules.h); any failure undoes every edit and becomes a
 // silenceable error, so schedules can try alternatives and the payload is
-// never left invalid.
+// never left invalid. The file holds the apply() of every op, knob and
+// structural, because they share the handle and value helpers below (hence
+// its length); the structural rewrites themselves live in SinglePass.cpp,
+// SplitReduction.cpp and RowsPerCta.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
 
 #include "KnobRules.h"
+#include "SinglePass.h"
+#include "RowsPerCta.h"
+#include "SplitReduction.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -434,6 +440,168 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
         }
         return std::nullopt;
       });
+}
+
+//===----------------------------------------------------------------------===//
+// SinglePassOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SinglePassOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void SinglePassOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+SinglePassOp::apply(mlir::transform::TransformRewriter &,
+                    mlir::transform::TransformResults &,
+                    mlir::transform::TransformState &state) {
+  int64_t value = getStaticValue().value_or(0);
+  if (Value param = getDynamicValue()) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(*this, param, "single_pass", state, value);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  if (value != 0 && value != 1)
+    return emitSilenceableFailure(getLoc())
+           << getOperationName() << ": single_pass = " << value
+           << " is neither 0 (leave the kernel as is) nor 1 (add the "
+              "single-pass fast path)";
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded() || value == 0)
+    return found;
+
+  // Plan every kernel before committing any, so that a refusal leaves all
+  // of them untouched.
+  SmallVector<SinglePassPlan> plans;
+  auto refuse = [&](const KnobFailure &failure) {
+    DiagnosedSilenceableFailure diag = emitSilenceableFailure(getLoc())
+                                       << getOperationName() << ": "
+                                       << failure.message;
+    diag.attachNote(failure.where) << failure.note;
+    return diag;
+  };
+  for (KernelOp kernel : kernels) {
+    SinglePassPlan plan;
+    if (std::optional<KnobFailure> failure = planSinglePass(kernel, plan)) {
+      for (SinglePassPlan &done : plans)
+        discardSinglePass(done);
+      return refuse(*failure);
+    }
+    plans.push_back(plan);
+  }
+  for (SinglePassPlan &plan : plans)
+    commitSinglePass(plan);
+  for (KernelOp kernel : kernels) {
+    std::optional<KnobFailure> failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
+    if (!failure)
+      continue;
+    for (SinglePassPlan &plan : plans)
+      undoSinglePass(plan);
+    return refuse(*failure);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplitReductionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplitReductionOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void SplitReductionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+/// apply() of the structural rewrites that plan every kernel before editing
+/// any (split_reduction, rows_per_cta): `plan` checks one kernel, `rewrite`
+/// edits it.
+template <typename Plan>
+static DiagnosedSilenceableFailure applyPlanned(
+    Operation *op, Value target, std::optional<int64_t> staticValue,
+    Value dynamicValue, StringRef knob, mlir::transform::TransformState &state,
+    llvm::function_ref<std::optional<KnobFailure>(KernelOp, int64_t, Plan &)>
+        plan,
+    llvm::function_ref<void(Plan &, int64_t)> rewrite) {
+  int64_t value = staticValue.value_or(0);
+  if (dynamicValue) {
+    DiagnosedSilenceableFailure resolved =
+        resolveKnob(op, dynamicValue, knob, state, value);
+    if (!resolved.succeeded())
+      return resolved;
+  }
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found = collectKernels(op, target, state, kernels);
+  if (!found.succeeded())
+    return found;
+  // Every check runs before any edit: a refusal leaves the payload as it was.
+  SmallVector<Plan> plans;
+  for (KernelOp kernel : kernels) {
+    Plan planned;
+    if (std::optional<KnobFailure> failure = plan(kernel, value, planned)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableFailure(op->getLoc())
+                                         << op->getName() << ": "
+                                         << failure->message;
+      diag.attachNote(failure->where) << failure->note;
+      return diag;
+    }
+    plans.push_back(planned);
+  }
+  for (Plan &planned : plans)
+    rewrite(planned, value);
+  // The plan's checks imply these; a failure here is a bug of the rewrite.
+  for (KernelOp kernel : kernels) {
+    std::optional<KnobFailure> failure = checkKnobs(kernel);
+    if (!failure)
+      failure = verifyKernel(kernel);
+    if (failure)
+      return mlir::emitDefiniteFailure(op)
+             << "internal error: the rewritten kernel is invalid: "
+             << failure->message;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+SplitReductionOp::apply(mlir::transform::TransformRewriter &,
+                        mlir::transform::TransformResults &,
+                        mlir::transform::TransformState &state) {
+  return applyPlanned<SplitPlan>(*this, getTarget(), getStaticValue(),
+                                 getDynamicValue(), "chunk", state,
+                                 planSplitReduction, applySplitReduction);
+}
+
+//===----------------------------------------------------------------------===//
+// RowsPerCtaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RowsPerCtaOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void RowsPerCtaOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+RowsPerCtaOp::apply(mlir::transform::TransformRewriter &,
+                    mlir::transform::TransformResults &,
+                    mlir::transform::TransformState &state) {
+  return applyPlanned<RowsPerCtaPlan>(*this, getTarget(), getStaticValue(),
+                                      getDynamicValue(), "rows", state,
+                                      planRowsPerCta, applyRowsPerCta);
 }
 
 //===----------------------------------------------------------------------===//

@@ -72,3 +72,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @novalue(%k: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.tile.single_pass' op needs exactly one value: an integer or a !transform.param<i64>}}
+    "transform.tile.single_pass"(%k) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @novalue(%k: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.tile.split_reduction' op needs exactly one value: an integer or a !transform.param<i64>}}
+    "transform.tile.split_reduction"(%k) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @novalue(%k: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.tile.rows_per_cta' op needs exactly one value: an integer or a !transform.param<i64>}}
+    "transform.tile.rows_per_cta"(%k) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}

@@ -13,6 +13,12 @@
 // CHECK: transform.tile.raster %[[K]] group_m %{{.*}} : !transform.any_op
 // CHECK: transform.tile.pipeline %[[K]] stages 2 : !transform.any_op
 // CHECK: transform.tile.pipeline %[[K]] stages %{{.*}} : !transform.any_op
+// CHECK: transform.tile.single_pass %[[K]] 1 : !transform.any_op
+// CHECK: transform.tile.single_pass %[[K]] %{{.*}} : !transform.any_op
+// CHECK: transform.tile.split_reduction %[[K]] chunk 8 : !transform.any_op
+// CHECK: transform.tile.split_reduction %[[K]] chunk %{{.*}} : !transform.any_op
+// CHECK: transform.tile.rows_per_cta %[[K]] rows 2 : !transform.any_op
+// CHECK: transform.tile.rows_per_cta %[[K]] rows %{{.*}} : !transform.any_op
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @syntax(%k: !transform.any_op {transform.readonly}) {
     %p = transform.param.constant 64 : i64 -> !transform.param<i64>
@@ -25,6 +31,12 @@ module attributes {transform.with_named_sequence} {
     transform.tile.raster %k group_m %p : !transform.any_op
     transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.tile.pipeline %k stages %p : !transform.any_op
+    transform.tile.single_pass %k 1 : !transform.any_op
+    transform.tile.single_pass %k %p : !transform.any_op
+    transform.tile.split_reduction %k chunk 8 : !transform.any_op
+    transform.tile.split_reduction %k chunk %p : !transform.any_op
+    transform.tile.rows_per_cta %k rows 2 : !transform.any_op
+    transform.tile.rows_per_cta %k rows %p : !transform.any_op
     transform.yield
   }
 }

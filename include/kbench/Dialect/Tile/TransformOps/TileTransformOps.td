@@ -1,7 +1,8 @@
 //===- TileTransformOps.td - transform.tile.* knob ops ---*- tablegen -*-===//
 //
 // The edit language agents and the search use on tile kernels: each op sets
-// one kind of knob on a tile.kernel, checks that the result is legal and
+// one kind of knob on a tile.kernel (or, for the structural rewrites such as
+// single_pass, restructures its tile IR), checks that the result is legal and
 // either succeeds or fails silenceably with a one-line reason that names the
 // op, the value and the limit. No op ever leaves the payload invalid: a
 // failing op restores the kernel exactly. docs/schedules.md is the user guide.
@@ -187,6 +188,134 @@ def PipelineOp : Tile_TransformOp<"pipeline"> {
                        Optional<Tile_I64Param>:$dynamic_value);
   let assemblyFormat = [{
     $target `stages` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def SinglePassOp : Tile_TransformOp<"single_pass"> {
+  let summary = "Read each row once when it fits one tile (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.single_pass %k 1 : !transform.any_op
+    ```
+    A structural rewrite for kernels that walk a row in several passes
+    (softmax: max and sum, then normalize; layer norm: mean, variance, then
+    normalize). Each pass is a top-level `scf.for %j = 0 to %nt step 1` over
+    the same `%nt = tile.num_tiles %V[d]`, and the passes re-load the same
+    tiles. The rewrite versions the kernel from the first pass on:
+
+    ```mlir
+    %n = tile.extent %V[d]
+    %bn = tile.tile_size %V[d]
+    %fits = arith.cmpi ule, %n, %bn : index
+    scf.if %fits {          // {tile.single_pass}: the row is one tile
+      ...every pass once, at %j = 0, each repeated tile.load replaced by the
+         first one: the tile stays in registers...
+    } else {
+      ...the passes as they were...
+    }
+    ```
+
+    Dims are at least 1 (runner and verifier), so `%fits` means the loops run
+    exactly once and the fast path computes what the loops compute; for
+    longer rows nothing changes. tile-verify proves both branches (the
+    condition is an affine guard), and the lowering needs nothing new. The
+    value is 1 (apply) or 0 (leave the kernel as is), an integer or a
+    `!transform.param<i64>`, so a search space can flip it with
+    `transform.tune.knob<"single_pass"> options = [0, 1]`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when: the value is
+    not 0 or 1; the kernel already has a single-pass fast path; it has no
+    top-level row loop (`scf.for` from 0 to a `tile.num_tiles` step 1); its
+    row loops walk different `tile.num_tiles` values; no tile is loaded twice
+    at the same coordinates in the fast path (one pass, or a store into the
+    same memref between the loads: nothing to save); or the tiles kept live
+    across passes need more than 64 registers per thread (the held-tile
+    limit of the knob table; lower the tile sizes or raise num_warps).
+    Later set_params and set_num_warps ops recheck that register estimate.
+    Apply it after the ops that set tile sizes: set_params retiles the fast
+    path too, but it is easier to read a schedule that sizes first.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
+  let summary = "Split a row sum across CTAs, combined by atomics (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.split_reduction %k chunk 16 : !transform.any_op
+    ```
+    A structural rewrite for a one-pass row sum (`tasks/row_sum`): one row
+    loop `scf.for %j = 0 to tile.num_tiles %Xv[d] step 1` carries an f32
+    tile from zero by `arith.addf`; one `tile.reduce add` of its result along
+    dim d is stored once. With few long rows that kernel runs few CTAs. The
+    rewrite adds the param `BS` = chunk x (the row tile size), a partition of
+    x with tile size `BS` along the row, and grids over it (the old block
+    coordinates, then the chunk `c`); the row loop walks only the chunk,
+    `[c * per, min(c * per + per, nt))` with `per = BS / BN` (both
+    `tile.tile_size`s, so set_params retiles it), and the store becomes
+    `tile.atomic_add`. Because atomics accumulate, the op also adds a kernel
+    `@<name>_zero` that stores zeros over the output and launches it before
+    every `tile.launch` of the kernel. tile-verify proves the result (C9
+    counts the k tiles each output tile receives over all blocks). The value
+    (chunk, in row tiles) is an integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving the payload untouched, when: chunk is not in
+    2..65536; the kernel is already split or has a param `BS`; it has no row
+    loop or more than one; the loop is not such a sum stored once (or the
+    kernel writes anywhere else); a grid dim has no row-view dim of the same
+    name and tile size (other than the row's); no `tile.launch`
+    launches the kernel; or `@<name>_zero` exists. Later set_params ops
+    recheck that `BS` is a multiple (at least twice) of the row tile size.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `chunk` custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def RowsPerCtaOp : Tile_TransformOp<"rows_per_cta"> {
+  let summary = "Give each CTA several tiles of the grid's first dim (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.rows_per_cta %k rows 2 : !transform.any_op
+    ```
+    A structural rewrite for launch-bound shapes: fewer, longer-lived CTAs.
+    It adds the param `BRC` = rows x the tile size of the grid's first dim,
+    grids over a partition of the grid's view with tile `BRC` along that dim,
+    and wraps everything after the grid in
+    `scf.for %r = c * per to min(c * per + per, nt) step 1` (`per = BRC /`
+    the tile size, both `tile.tile_size`s; `nt` the view's tile count), the
+    body using `%r` where it used the block coordinate. tile-verify proves
+    the result (a loop bounded by a min is modelled exactly). The value is an
+    integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving the payload untouched, when: rows is not in
+    2..65536; the kernel already has the loop or a param `BRC`; or its
+    tile.grid is not at the top level over a tile.partition. Later
+    set_params ops recheck that `BRC` is a multiple (at least twice) of the
+    tile size.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target `rows` custom<KnobValue>($static_value, $dynamic_value)
     attr-dict `:` type($target)
   }];
   let hasVerifier = 1;
