@@ -218,6 +218,32 @@ def trace_gradients(torch, module, inputs):
     return make_fx(module)(*inputs)
 
 
+def build_one(task, dims, output, name):
+    """Builds one package into OUTPUT/NAME (through a temporary name, so a
+    half-written package is never taken for a built one). Runs in the main
+    process or in a --jobs worker; returns {"seconds"} or {"error"}."""
+    import torch
+    import torch._inductor
+    # As the runner times the eager baseline: fp32 matmuls without TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    t0 = time.time()
+    try:
+        module_class, example_inputs = build_module(torch, task)
+        module, inputs = module_class(dims).cuda(), example_inputs(dims)
+        if task.get("kind") == "backward":
+            module = trace_gradients(torch, module, inputs)
+        with torch.no_grad():
+            program = torch.export.export(module, inputs)
+            tmp = os.path.join(output, ".tmp-" + name)
+            torch._inductor.aoti_compile_and_package(
+                program, package_path=tmp, inductor_configs=INDUCTOR_CONFIGS)
+        os.replace(tmp, os.path.join(output, name))
+    except Exception as e:  # any failure of tracing, export or inductor: report, go on
+        return {"error": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
+    return {"seconds": time.time() - t0}
+
+
 def build_packages(args, tasks, torch_version):
     try:
         import torch
@@ -250,49 +276,62 @@ def build_packages(args, tasks, torch_version):
     status = 0
     built = reused = 0
     failed = index.setdefault("failed", {})
+    work = []
     for task in tasks:
-        module_class, example_inputs = build_module(torch, task)
         for set_name, index_in_set, dims in timed_shapes(task, args.sets):
             name = package_name(task, dims, torch_version)
-            path = os.path.join(args.output, name)
             label = shape_label(set_name, index_in_set, dims)
-            if os.path.exists(path):
+            if os.path.exists(os.path.join(args.output, name)):
                 reused += 1
                 print("gpu-aoti-package: %s %s: reusing %s" % (task["name"], label, name))
                 continue
-            t0 = time.time()
-            try:
-                module, inputs = module_class(dims).cuda(), example_inputs(dims)
-                if task.get("kind") == "backward":
-                    module = trace_gradients(torch, module, inputs)
-                with torch.no_grad():
-                    program = torch.export.export(module, inputs)
-                    tmp = os.path.join(args.output, ".tmp-" + name)
-                    torch._inductor.aoti_compile_and_package(
-                        program, package_path=tmp, inductor_configs=INDUCTOR_CONFIGS)
-                os.replace(tmp, path)
-            except Exception as e:  # any failure of tracing, export or inductor: report, go on
-                error = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
-                print("gpu-aoti-package: %s %s: FAILED: %s" % (task["name"], label, error),
-                      file=sys.stderr)
-                failed[name] = {"task": task["name"], "shape": label, "error": error,
-                                "torch": torch.__version__}
-                with open(index_path, "w") as f:
-                    json.dump(index, f, indent=2, sort_keys=True)
-                status = 1
-                continue
+            work.append((task, dims, name, label))
+
+    def record(task, dims, name, label, outcome):
+        nonlocal built, status
+        path = os.path.join(args.output, name)
+        if "error" in outcome:
+            print("gpu-aoti-package: %s %s: FAILED: %s" % (task["name"], label, outcome["error"]),
+                  file=sys.stderr)
+            failed[name] = {"task": task["name"], "shape": label, "error": outcome["error"],
+                            "torch": torch.__version__}
+            status = 1
+        else:
             failed.pop(name, None)
-            seconds = time.time() - t0
             built += 1
             index["packages"][name] = {
-                "task": task["name"], "shape": label, "dims": dims, "build_s": round(seconds, 2),
+                "task": task["name"], "shape": label, "dims": dims,
+                "build_s": round(outcome["seconds"], 2),
                 "bytes": os.path.getsize(path), "torch": torch.__version__,
                 "inductor_mode": INDUCTOR_MODE,
                 "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
             print("gpu-aoti-package: %s %s: built %s in %.1f s, %d bytes" %
-                  (task["name"], label, name, seconds, os.path.getsize(path)))
-            with open(index_path, "w") as f:
-                json.dump(index, f, indent=2, sort_keys=True)
+                  (task["name"], label, name, outcome["seconds"], os.path.getsize(path)))
+        sys.stdout.flush()
+        with open(index_path, "w") as f:
+            json.dump(index, f, indent=2, sort_keys=True)
+
+    if args.jobs <= 1 or len(work) <= 1:
+        for task, dims, name, label in work:
+            record(task, dims, name, label, build_one(task, dims, args.output, name))
+    else:
+        # Each worker process pays inductor's cold start once (about a
+        # minute) and then builds packages one after another; the parent
+        # alone writes index.json.
+        import concurrent.futures
+        import multiprocessing
+        with concurrent.futures.ProcessPoolExecutor(
+                max_workers=min(args.jobs, len(work)),
+                mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(build_one, task, dims, args.output, name): (task, dims, name, label)
+                       for task, dims, name, label in work}
+            for future in concurrent.futures.as_completed(futures):
+                task, dims, name, label = futures[future]
+                try:
+                    outcome = future.result()
+                except Exception as e:  # the worker process itself died
+                    outcome = {"error": "%s: %s" % (type(e).__name__, e)}
+                record(task, dims, name, label, outcome)
     with open(index_path, "w") as f:
         json.dump(index, f, indent=2, sort_keys=True)
     print("gpu-aoti-package: %d built, %d reused, in %s (index.json; inductor mode %s)" %
@@ -315,11 +354,16 @@ def main(argv):
     p.add_argument("--torch-version", help="for --list: the torch version X.Y.Z of the names "
                    "(default: the installed torch's)")
     p.add_argument("--json", action="store_true", help="--list as JSON")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="packages built at once, each worker process paying inductor's cold "
+                        "start once (default 1)")
     args = p.parse_args(argv)
     args.sets = [s for s in args.sets.split(",") if s]
     for s in args.sets:
         if s not in ("check", "tune", "heldout"):
             p.error("--sets: unknown shape set '%s' (check, tune, heldout)" % s)
+    if args.jobs < 1:
+        p.error("--jobs: %d is not a number of processes (1 or more)" % args.jobs)
     if not args.list and not args.output:
         p.error("-o CACHE_DIR is required (or --list)")
 

@@ -30,7 +30,9 @@
 # KBENCH_EVAL_SHAPES (shape sets of run 1, default all; "tune" for a schedule
 # sweep, which then skips run 2), KBENCH_L2_FLUSH (kbench-run --l2-flush),
 # KBENCH_AOTI_CACHE (package folder, default build-aoti), KBENCH_AOTI_TIMEOUT
-# (seconds for the packaging, default 300), KBENCH_COMPILED_BASELINES=0 (no
+# (seconds for the packaging, default 300), KBENCH_AOTI_JOBS (packages built
+# at once, default 4: each worker pays inductor's cold start of about a minute
+# once, then about 6 s a package), KBENCH_COMPILED_BASELINES=0 (no
 # torch.compile), KBENCH_RESULTS_TITLE (the run's title in docs/results.json).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -81,7 +83,7 @@ aoti_pid=""
 if [ "${KBENCH_COMPILED_BASELINES:-1}" != 0 ] && [ -n "$tasks" ]; then
   say "building torch.compile packages of $tasks into $aoti_cache (log: $out/aoti-package.log)"
   timeout "${KBENCH_AOTI_TIMEOUT:-300}" python3 "$root/scripts/gpu-aoti-package.py" \
-    -o "$aoti_cache" --tasks "$tasks" >"$out/aoti-package.log" 2>&1 &
+    -o "$aoti_cache" --tasks "$tasks" --jobs "${KBENCH_AOTI_JOBS:-4}" >"$out/aoti-package.log" 2>&1 &
   aoti_pid=$!
   # An early exit (a failed build) must not leave it running; timeout passes
   # the signal on to the packaging process.
