@@ -82,7 +82,8 @@ def record_of(bundle, report, wall, checks_only, unbuildable=None):
         rec = {"task": report["task"]["name"], "bundle": bundle, "shape": shape,
                "set": t["shape_id"]["set"], "verdict": report.get("verdict"),
                "checks": {k: summary.get(k) for k in ("passed", "cases", "skipped")}}
-        contestants = t.get("contestants", {})
+        # A shape whose checks failed is not timed: "contestants" is null.
+        contestants = t.get("contestants") or {}
         for name in CONTESTANTS:
             c = contestants.get(name)
             rec[name] = {"median_us": c["median_us"], "iqr_us": c["iqr_us"]} if c else None
@@ -96,8 +97,8 @@ def record_of(bundle, report, wall, checks_only, unbuildable=None):
             rec["torch_compile"]["status"] = "measured"
         if "skipped" in t:
             rec["timing_skipped"] = t["skipped"]
-        rec["percent_of_floor"] = t.get("floor", {}).get("percent_of_floor", {})
-        rec["speedup"] = t.get("speedup", {})
+        rec["percent_of_floor"] = (t.get("floor") or {}).get("percent_of_floor", {})
+        rec["speedup"] = t.get("speedup") or {}
         rec["reps"] = t.get("reps")
         rec["checks_only_device_s"] = (checks_only.get("phases") or {}).get("correctness")
         rec["full_run_wall_s"] = wall.get("full_run_wall_s")
