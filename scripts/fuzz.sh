@@ -6,7 +6,8 @@
 #
 # Builds build-fuzz/ (FUZZ_BUILD_DIR overrides) with clang-22,
 # -fsanitize=fuzzer,address and KBENCH_FUZZ=ON, then runs each TARGET (all by
-# default: tile-ir transform tile-verify lowering task-json manifest) for
+# default: tile-ir transform tile-verify lowering task-json manifest
+# mcp-request) for
 # SECONDS (default 300), one after the other, under nice -n 19. Each target
 # fuzzes a working corpus in build-fuzz/corpus/<target>, started from the
 # committed corpus tools/kbench-fuzz/corpus/<target>; crashes, timeouts and
@@ -24,7 +25,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-all=(tile-ir transform tile-verify lowering task-json manifest)
+all=(tile-ir transform tile-verify lowering task-json manifest mcp-request)
 
 seconds=300 build_only=0 no_build=0 seed=0 minimize=0 targets=()
 while [ $# -gt 0 ]; do

@@ -88,7 +88,11 @@ bool parseMessage(llvm::StringRef line, Message &message, ProtocolError &error) 
   if (!version || *version != "2.0")
     return fail(ErrorCode::InvalidRequest,
                 "\"jsonrpc\" must be the string \"2.0\"");
-  if (id && !isValidId(*id))
+  // JSON-RPC 2.0: an error response whose request's id could not be read
+  // carries "id": null (the server's own answers to bad lines do).
+  bool nullIdError = id && id->kind() == json::Value::Null &&
+                     !object->get("method") && object->get("error");
+  if (id && !isValidId(*id) && !nullIdError)
     return fail(ErrorCode::InvalidRequest,
                 "\"id\" must be a string or an integer");
 

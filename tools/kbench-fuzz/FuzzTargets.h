@@ -36,6 +36,9 @@ int fuzzLowering(const uint8_t *data, size_t size);
 int fuzzTaskJson(const uint8_t *data, size_t size);
 /// manifest.json text through the bundle manifest reader.
 int fuzzManifest(const uint8_t *data, size_t size);
+/// One line of `kbench mcp`'s input through the JSON-RPC message parser; the
+/// answer it leads to must be one line that reads back.
+int fuzzMcpRequest(const uint8_t *data, size_t size);
 
 using TestOneInput = int (*)(const uint8_t *data, size_t size);
 
@@ -52,6 +55,7 @@ inline constexpr Target kTargets[] = {
     {"tile-ir", fuzzTileIR, 8192},       {"transform", fuzzTransform, 4096},
     {"tile-verify", fuzzTileVerify, 8192}, {"lowering", fuzzLowering, 8192},
     {"task-json", fuzzTaskJson, 8192},   {"manifest", fuzzManifest, 8192},
+    {"mcp-request", fuzzMcpRequest, 4096},
 };
 
 } // namespace kbench::fuzz
