@@ -19,6 +19,7 @@ namespace kbench {
 
 #define GEN_PASS_DECL_TILETOHOST
 #define GEN_PASS_DECL_TILEHOSTFRESHOUTPUTS
+#define GEN_PASS_DECL_TILEHOSTFUSEELEMENTWISE
 #include "kbench/Conversion/TileToHost/Passes.h.inc"
 
 /// Adds `tile-to-host` and every pass after it down to the LLVM dialect:
