@@ -130,7 +130,10 @@ def build_module(torch, task):
             if isinstance(elem, (C.IntType, C.SymIntType)):
                 return [eval_shape_expr(n, dims) for n in items]
             return list(items)
-        if "ScalarType" in real:
+        # torch 1.13's schema arguments have no real_type: a ScalarType
+        # argument shows as int there, so a dtype name (never a dim name)
+        # identifies it too.
+        if "ScalarType" in real or (isinstance(t, C.IntType) and value in dtypes):
             if value not in dtypes:
                 raise TaskError("%s: '%s' is not a dtype name" % (where, value))
             return dtypes[value]

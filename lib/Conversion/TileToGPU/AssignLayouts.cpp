@@ -106,8 +106,8 @@ private:
     v.replaceAllUsesExcept(convert.getResult(), convert);
   }
 
-  std::optional<Layout> mmaLayout(RankedTensorType acc) const {
-    return getMmaLayout(acc.getDimSize(0), acc.getDimSize(1), numWarps);
+  std::optional<Layout> mmaLayout(tile::MmaOp mma) const {
+    return getAccumulatorLayout(mma, numWarps);
   }
 
   void visit(Operation *op) {
@@ -133,7 +133,7 @@ private:
       require(op, input.getOperandNumber(),
               plan.get(op->getResult(0)).takeAxes(inputAxesInResult(map)));
     } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
-      if (std::optional<Layout> acc = mmaLayout(mma.getAcc().getType()))
+      if (std::optional<Layout> acc = mmaLayout(mma))
         require(op, mma.getAccMutable().getOperandNumber(), *acc);
     } else if (OpTrait::hasElementwiseMappableTraits(op) &&
                op->getNumResults() && isTile(op->getResult(0))) {
@@ -154,7 +154,7 @@ private:
         produced = current(map.getMappedInput())
                        .takeAxes(map.getResultAxisSources());
       else if (auto mma = dyn_cast<tile::MmaOp>(op))
-        produced = mmaLayout(mma.getAcc().getType()).value_or(planned);
+        produced = mmaLayout(mma).value_or(planned);
       define(result, produced, planned);
       if (auto constant = dyn_cast<arith::ConstantOp>(op))
         if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -77,6 +78,16 @@ struct UnsupportedPipelineLowering : KernelPattern<scf::ForOp> {
                       ConversionPatternRewriter &) const override {
     if (failed(checkNoViews(op)))
       return failure();
+    // An mma_sync K loop has its own depth rule (MmaSyncRules.h).
+    tile::MmaOp mmaSync;
+    op.getBody()->walk([&](tile::MmaOp mma) {
+      if (mma.getImplKind() == tile::MmaImpl::mma_sync)
+        mmaSync = mma;
+    });
+    if (mmaSync)
+      if (std::optional<std::string> why =
+              whyNotMmaSync(mmaSync, ctx.numWarps, getPipelineStages(op)))
+        return op.emitOpError() << *why;
     return op.emitOpError(kPipelineStagesAttrName)
            << " = " << getPipelineStages(op) << " is not supported: "
            << "tile-to-gpu pipelines with 2 stages a K loop whose body only "

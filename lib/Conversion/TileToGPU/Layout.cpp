@@ -8,6 +8,8 @@
 
 #include "Layout.h"
 
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -206,6 +208,39 @@ std::optional<Layout> kbench::gpu_lowering::getMmaLayout(int64_t m, int64_t n,
   cols.warpStride = tr / lr;
   layout.dims = {rows, cols};
   return layout;
+}
+
+std::optional<Layout>
+kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n,
+                                       int64_t numWarps) {
+  std::optional<MmaSyncWarpGrid> grid = getMmaSyncWarpGrid(m, n, numWarps);
+  if (!grid)
+    return std::nullopt;
+  Layout layout;
+  layout.numWarps = numWarps;
+  DimLayout rows, cols;
+  rows.size = m;
+  rows.perThread = 1;
+  rows.lanes = 8;
+  rows.laneStride = 4;
+  rows.warps = grid->warpsM;
+  rows.warpStride = 1;
+  cols.size = n;
+  cols.perThread = 2;
+  cols.lanes = 4;
+  cols.laneStride = 1;
+  cols.warps = grid->warpsN;
+  cols.warpStride = grid->warpsM;
+  layout.dims = {rows, cols};
+  return layout;
+}
+
+std::optional<Layout>
+kbench::gpu_lowering::getAccumulatorLayout(tile::MmaOp op, int64_t numWarps) {
+  llvm::ArrayRef<int64_t> c = op.getAcc().getType().getShape();
+  if (op.getImplKind() == tile::MmaImpl::mma_sync)
+    return getMmaSyncLayout(c[0], c[1], numWarps);
+  return getMmaLayout(c[0], c[1], numWarps);
 }
 
 kbench::tile::BlockedEncodingAttr

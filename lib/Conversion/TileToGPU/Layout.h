@@ -124,6 +124,20 @@ Layout getBlockedLayout(llvm::ArrayRef<int64_t> shape, int64_t numWarps,
 /// than threads or a dim does not split evenly.
 std::optional<Layout> getMmaLayout(int64_t m, int64_t n, int64_t numWarps);
 
+/// The accumulator layout of tile.mma (impl = mma_sync): the C fragment of
+/// mma.sync.m16n8k16 repeated over the warp grid of getMmaSyncWarpGrid. A
+/// lane owns rows lane/4 (+ 8 * warpM) and columns 2 * (lane % 4) + {0, 1}
+/// (+ 8 * warpN), repeated every 8 * warpsM rows and 8 * warpsN columns:
+///   rows: per_thread 1, lanes 8 (stride 4), warps warpsM (stride 1)
+///   cols: per_thread 2, lanes 4 (stride 1), warps warpsN (stride warpsM)
+/// Row repeats 2i and 2i + 1 are the fragment rows g and g + 8 of the warp's
+/// i-th mma tile along M, column repeat j its j-th tile along N.
+std::optional<Layout> getMmaSyncLayout(int64_t m, int64_t n, int64_t numWarps);
+
+/// The accumulator layout of `op` for its impl (mma_sync: getMmaSyncLayout,
+/// otherwise getMmaLayout).
+std::optional<Layout> getAccumulatorLayout(tile::MmaOp op, int64_t numWarps);
+
 /// The `#tile.blocked` encoding of `layout`.
 tile::BlockedEncodingAttr getEncoding(mlir::MLIRContext *ctx,
                                       const Layout &layout);

@@ -150,8 +150,7 @@ LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
     };
     switch (c.kind) {
     case Constraint::Kind::Mma: {
-      auto shape = cast<RankedTensorType>(c.op->getResult(0).getType());
-      return getMmaLayout(shape.getDimSize(0), shape.getDimSize(1), numWarps);
+      return getAccumulatorLayout(cast<tile::MmaOp>(c.op), numWarps);
     }
     case Constraint::Kind::FromInput: {
       auto map = cast<tile::AxisMapOpInterface>(c.op);

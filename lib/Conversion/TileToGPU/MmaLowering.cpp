@@ -6,9 +6,9 @@
 // thread for a 128x128 tile on 8 warps) with one outer product per k: 16-byte
 // fragment loads from shared memory, then f32 FMAs.
 //
-// One pattern per impl of tile.mma (this file: simt; an impl without a
-// pattern is refused by the lowest-benefit fallback), and one for the
-// pipelined K loop.
+// One pattern per impl of tile.mma (this file: simt; mma_sync in
+// MmaSyncLowering.cpp; an impl without a pattern is refused by the
+// lowest-benefit fallback), and one for the pipelined K loop.
 //
 // A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
 // only loads the two operands of one mma that accumulates into the loop's
@@ -280,7 +280,8 @@ struct UnsupportedMmaLowering : KernelPattern<tile::MmaOp> {
                       ConversionPatternRewriter &) const override {
     return op.emitOpError("impl = ")
            << tile::stringifyMmaImpl(op.getImplKind())
-           << " is not implemented by tile-to-gpu yet; use impl = simt";
+           << " is not implemented by tile-to-gpu yet; use impl = simt or "
+              "impl = mma_sync";
   }
 };
 
@@ -449,6 +450,7 @@ void kbench::gpu_lowering::populateMmaPatterns(
   // One pattern per impl; the fallback (lowest benefit) names the impls
   // that have none. The pipelined loop outranks the plain scf.for pattern.
   patterns.add<MmaSimtLowering>(converter, ctx, /*benefit=*/2);
+  populateMmaSyncPatterns(converter, ctx, patterns);
   patterns.add<UnsupportedMmaLowering>(converter, ctx, /*benefit=*/1);
   patterns.add<PipelinedMmaLoopLowering>(converter, ctx, /*benefit=*/2);
 }

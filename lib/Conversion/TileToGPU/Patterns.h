@@ -17,6 +17,7 @@
 //   ReduceLowering.cpp       tile.reduce, broadcast, transpose, expand_dims,
 //                            iota, splat
 //   MmaLowering.cpp          tile.mma (impl = simt) and its pipelined K loop
+//   MmaSyncLowering.cpp      tile.mma (impl = mma_sync): ldmatrix, mma.sync
 //
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
@@ -25,8 +26,8 @@
 //   Patterns.h -> TypeConverter.h -> Layout.h
 //   ViewLowering.cpp, MemoryLowering.cpp, MmaLowering.cpp -> GlobalAccess.h
 //     -> Patterns.h
-//   MemoryLowering.cpp, ReduceLowering.cpp, MmaLowering.cpp
-//     -> SharedMemory.h -> Patterns.h
+//   MemoryLowering.cpp, ReduceLowering.cpp, MmaLowering.cpp,
+//   MmaSyncLowering.cpp -> SharedMemory.h -> Patterns.h
 //
 // Adding an op is adding a pattern to the file of its concept and to its
 // populate function; adding a layout is adding a type conversion and the
@@ -103,6 +104,9 @@ void populateReducePatterns(const TileTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
                          mlir::RewritePatternSet &patterns);
+void populateMmaSyncPatterns(const TileTypeConverter &converter,
+                             KernelContext &ctx,
+                             mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.
 void populateTileToGPUPatterns(const TileTypeConverter &converter,

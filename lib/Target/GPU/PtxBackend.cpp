@@ -4,7 +4,8 @@
 //
 //   tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
 //   nvvm-attach-target{chip=sm_90a features=+ptx80 O=3}
-//   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf, convert-gpu-to-nvvm,
+//   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf,
+//              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm,
 //              kbench-nvvm-extern-dynamic-shared, canonicalize, cse)
 //   reconcile-unrealized-casts
 //   gpu.module(kbench-nvvm-check-translatable)
@@ -23,6 +24,7 @@
 #include "kbench/Target/GPU/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -80,6 +82,8 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createGPUPrepareForNVVM());
   device.addPass(createSCFToControlFlowPass());
+  // The ldmatrix of impl = mma_sync; a no-op for kernels without nvgpu ops.
+  device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createNVVMExternDynamicSharedMemory());
   device.addPass(createCanonicalizerPass());

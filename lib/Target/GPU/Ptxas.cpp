@@ -57,6 +57,16 @@ FailureOr<PtxasReport> kbench::parsePtxasLog(llvm::StringRef log,
   SmallVector<llvm::StringRef> lines;
   log.split(lines, '\n');
   for (llvm::StringRef line : lines) {
+    // ptxas falls back to serialized wgmma (C7515/C7520: a call, too few
+    // registers, ...) with only a warning; the kernel then runs at a fraction
+    // of tensor-core speed, which a compile must not hide.
+    if (line.contains("wgmma") && line.contains("serialized")) {
+      error = "ptxas serialized the wgmma instructions, so the kernel would "
+              "run far below tensor-core speed: " +
+              line.trim().str() +
+              "; lower the accumulator tile or remove calls from the kernel";
+      return failure();
+    }
     SmallVector<llvm::StringRef> m;
     if (entry.match(line, &m)) {
       PtxasKernelReport kernel;

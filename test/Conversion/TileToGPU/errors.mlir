@@ -63,16 +63,16 @@ tile.kernel @budget(%X: memref<?x?xf32> {tile.dims = ["M", "N"]})
 
 tile.kernel @mma_impl(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
                       %C: memref<?x?xf32> {tile.dims = ["M", "M"]})
-    params {BM = 16, BK = 8, num_warps = 1} {
-  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<16x8xf32, pad = zero>
-  %Cv = tile.partition %C tile [BM, BM] : memref<?x?xf32> -> !tile.part<16x16xf32>
-  %m, %n = tile.grid %Cv : !tile.part<16x16xf32>
+    params {BM = 64, BK = 8, num_warps = 4} {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<64x8xf32, pad = zero>
+  %Cv = tile.partition %C tile [BM, BM] : memref<?x?xf32> -> !tile.part<64x64xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x64xf32>
   %c0 = arith.constant 0 : index
-  %a = tile.load %Av[%m, %c0] : !tile.part<16x8xf32, pad = zero> -> tensor<16x8xf32>
-  %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'tile.mma' op impl = mma_sync is not implemented by tile-to-gpu yet; use impl = simt}}
-  %c = tile.mma %a, %a, %z {transpose_b, impl = 1 : i32} : tensor<16x8xf32>, tensor<16x8xf32> -> tensor<16x16xf32>
-  tile.store %c, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  %a = tile.load %Av[%m, %c0] : !tile.part<64x8xf32, pad = zero> -> tensor<64x8xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.mma' op impl = wgmma is not implemented by tile-to-gpu yet; use impl = simt or impl = mma_sync}}
+  %c = tile.mma %a, %a, %z impl(wgmma) {transpose_b} : tensor<64x8xf32>, tensor<64x8xf32> -> tensor<64x64xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
 }
 

@@ -150,6 +150,23 @@ TEST(PtxasLog, RejectsAKernelWithoutRegisterCount) {
             "ptxas -v output has no \"Used N registers\" line for kernel 'k'");
 }
 
+TEST(PtxasLog, RejectsSerializedWgmma) {
+  std::string error;
+  EXPECT_TRUE(failed(parsePtxasLog(
+      "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"
+      "ptxas warning : (C7515) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to the presence of Extern calls in "
+      "the function 'k'.\n"
+      "ptxas info    : Used 90 registers\n",
+      error)));
+  EXPECT_EQ(error,
+            "ptxas serialized the wgmma instructions, so the kernel would run "
+            "far below tensor-core speed: ptxas warning : (C7515) Potential "
+            "Performance Loss: wgmma.mma_async instructions are serialized "
+            "due to the presence of Extern calls in the function 'k'.; lower "
+            "the accumulator tile or remove calls from the kernel");
+}
+
 TEST(Ptxas, ReportsAMissingExecutable) {
   PtxasOptions options;
   options.ptxasPath = "/nonexistent/ptxas";

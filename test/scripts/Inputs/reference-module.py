@@ -66,6 +66,9 @@ forward = {
     "soft_cross_entropy": soft_ce,
     "swiglu": lambda a, b: F.silu(a) * b,
     "swiglu_mlp": lambda x, wg, wu: F.silu(x @ wg.t()) * (x @ wu.t()),
+    "matmul_bf16": lambda x, w: F.linear(x.float(), w.float()),
+    "linear_bias_gelu_bf16": lambda x, w, b: F.gelu(
+        F.linear(x.float(), w.float(), b.float()), approximate="tanh").to(torch.bfloat16),
 }
 # Backward tasks: (the forward of the task's non-grad inputs, the indices of
 # the inputs whose gradients are the outputs).
@@ -94,7 +97,8 @@ def by_hand(name, inputs):
 
 def same(got, want):
     return len(got) == len(want) and all(
-        g.shape == w.shape and torch.allclose(g, w, atol=1e-5, rtol=1e-5) for g, w in zip(got, want))
+        g.shape == w.shape and g.dtype == w.dtype and
+        torch.allclose(g.double(), w.double(), atol=1e-5, rtol=1e-5) for g, w in zip(got, want))
 
 
 torch.manual_seed(0)
@@ -103,7 +107,8 @@ for name in sorted(list(forward) + list(backward)):
     task = json.load(open(os.path.join(tasks_dir, name, "task.json")))
     dims = {"M": 5, "N": 7, "K": 3, "B": 2, "G": 3, "D": 4}
     module_class, _ = pkg.build_module(torch, task)
-    inputs = [torch.randn(pkg.extents(i, dims)) for i in task["inputs"]]
+    dtypes = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+    inputs = [torch.randn(pkg.extents(i, dims)).to(dtypes[i["dtype"]]) for i in task["inputs"]]
     module = module_class(dims)
     with torch.no_grad():
         got = module(*inputs)

@@ -58,7 +58,10 @@ def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
     memory. `tile.mma` (impl = simt) stages its operands in shared memory and
     accumulates a register micro-tile per thread; a K loop marked
     `tile.pipeline_stages = 2` (tile-plan-pipelining) is software-pipelined
-    over two shared-memory buffers. Layouts come from the tensor encodings
+    over two shared-memory buffers. `tile.mma` (impl = mma_sync) stages its
+    operands in XOR-swizzled shared memory and runs `ldmatrix` +
+    `nvvm.mma.sync` m16n8k16 per warp, the accumulator in the mma.sync C
+    fragment layout (docs/gpu-lowering.md). Layouts come from the tensor encodings
     (tile-assign-layouts, run here on kernels without them).
 
     Host-level functions that launch kernels (`tile.launch`) are erased: the
@@ -68,7 +71,8 @@ def TileToGPU : Pass<"tile-to-gpu", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

@@ -103,7 +103,8 @@ struct PtxasOptions {
 std::optional<std::string> findPtxas(llvm::StringRef explicitPath = {});
 
 /// Parses the `-v` output of ptxas. Fails (with `error`) when it reports no
-/// entry function or a function's figures cannot be read.
+/// entry function, a function's figures cannot be read, or ptxas warns
+/// that it serialized wgmma instructions.
 mlir::FailureOr<PtxasReport> parsePtxasLog(llvm::StringRef log,
                                            std::string &error);
 

@@ -13,6 +13,7 @@
 #include "RowsPerCta.h"
 #include "SplitReduction.h"
 
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
@@ -304,6 +305,16 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
                        "this scf.for"};
   if (stages == 1)
     return std::nullopt;
+  // An mma_sync K loop has its own depth rule (MmaSyncRules.h).
+  MmaOp mmaSync;
+  loop.getBody()->walk([&](MmaOp mma) {
+    if (mma.getImplKind() == MmaImpl::mma_sync)
+      mmaSync = mma;
+  });
+  if (mmaSync)
+    if (std::optional<std::string> why =
+            gpu_lowering::whyNotMmaSync(mmaSync, numWarps, stages))
+      return KnobFailure{*why, loop.getLoc(), "this scf.for"};
   std::string what = llvm::formatv("tile.pipeline_stages = {0}", stages);
   if (std::optional<KnobFailure> failure = checkPipelinableLoop(loop, what))
     return failure;
@@ -337,6 +348,24 @@ static std::optional<KnobFailure> checkPipelining(KernelOp kernel) {
   return failure;
 }
 
+/// Every impl = mma_sync tile.mma must still be one the lowering accepts:
+/// set_num_warps and set_params change what the rules say after
+/// transform.tile.mma_impl has run.
+static std::optional<KnobFailure> checkMmaSync(KernelOp kernel) {
+  int64_t numWarps = getKernelConfig(kernel).numWarps;
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](MmaOp mma) {
+    if (failure || mma.getImplKind() != MmaImpl::mma_sync)
+      return;
+    auto loop = mma->getParentOfType<scf::ForOp>();
+    int64_t stages = loop ? gpu_lowering::getPipelineStages(loop) : 1;
+    if (std::optional<std::string> why =
+            gpu_lowering::whyNotMmaSync(mma, numWarps, stages))
+      failure = KnobFailure{*why, mma.getLoc(), "this tile.mma"};
+  });
+  return failure;
+}
+
 std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
     return failure;
@@ -345,6 +374,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkMmaSync(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

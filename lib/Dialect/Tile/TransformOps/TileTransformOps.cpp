@@ -18,6 +18,7 @@
 #include "SinglePass.h"
 #include "RowsPerCta.h"
 #include "SplitReduction.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -437,6 +438,56 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
             return failure;
           edits.setAttr(loop, StringAttr::get(getContext(), attrName),
                         IntegerAttr::get(i64, stages));
+        }
+        return std::nullopt;
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// MmaImplOp
+//===----------------------------------------------------------------------===//
+
+void MmaImplOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+MmaImplOp::apply(mlir::transform::TransformRewriter &,
+                 mlir::transform::TransformResults &,
+                 mlir::transform::TransformState &state) {
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded())
+    return found;
+  tile::MmaImpl impl = getImpl();
+  StringRef name = tile::stringifyMmaImpl(impl);
+  auto implName = StringAttr::get(getContext(), "impl");
+  auto implAttr = tile::MmaImplAttr::get(getContext(), impl);
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        if (impl == tile::MmaImpl::wgmma)
+          return KnobFailure{"impl = wgmma is not lowered by tile-to-gpu; "
+                             "use mma_sync (tensor cores) or simt",
+                             kernel.getLoc(), "this kernel"};
+        SmallVector<tile::MmaOp> mmas;
+        kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
+        if (mmas.empty())
+          return KnobFailure{("impl = " + name +
+                              ": the kernel has no tile.mma; drop the op for "
+                              "this kernel")
+                                 .str(),
+                             kernel.getLoc(), "this kernel"};
+        for (tile::MmaOp mma : mmas) {
+          // The rules see the op as it will be: checkKnobs rechecks the
+          // enclosing loop's stages and every later edit.
+          if (impl == tile::MmaImpl::mma_sync)
+            if (std::optional<std::string> why = gpu_lowering::whyNotMmaSync(
+                    mma, getKernelConfig(kernel).numWarps))
+              return KnobFailure{*why, mma.getLoc(), "this tile.mma"};
+          edits.setAttr(mma, implName, implAttr);
         }
         return std::nullopt;
       });

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/DialectExtension.h"
 
 #define GET_OP_CLASSES

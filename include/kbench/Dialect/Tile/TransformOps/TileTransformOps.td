@@ -17,6 +17,7 @@ include "mlir/Dialect/Transform/IR/TransformTypes.td"
 include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
+include "kbench/Dialect/Tile/IR/TileEnums.td"
 
 // Knob values from transform.tune.knob, tune.alternatives or
 // transform.param.constant. Buildable, so schedules need not spell the type
@@ -319,6 +320,35 @@ def RowsPerCtaOp : Tile_TransformOp<"rows_per_cta"> {
     attr-dict `:` type($target)
   }];
   let hasVerifier = 1;
+}
+
+def MmaImplOp : Tile_TransformOp<"mma_impl"> {
+  let summary = "Pick the implementation of every tile.mma of a kernel";
+  let description = [{
+    ```mlir
+    transform.tile.mma_impl %k mma_sync : !transform.any_op
+    ```
+    Sets `impl` on every `tile.mma` of each target kernel: `simt` (f32 FMAs
+    on a register micro-tile) or `mma_sync` (tensor cores through
+    `mma.sync.aligned.m16n8k16`, operands staged in XOR-swizzled shared
+    memory and read with `ldmatrix`; docs/gpu-lowering.md). The legality
+    rules of mma_sync are the lowering's own (MmaSyncRules.h).
+    }] # kTargets # [{
+    Fails silenceably, leaving the payload untouched, when: a target kernel
+    has no tile.mma; the impl is `wgmma` (not lowered by tile-to-gpu); or,
+    for `mma_sync`, the operands are not bf16 or f16 with an f32 accumulator
+    (f32 operands would need tf32, which no task opts into), a tile size is
+    not a multiple of the m16n8k16 shape, the accumulator does not split over
+    num_warps into warp tiles of 16-row and 8-column multiples, the K loop
+    asks for more than 1 pipeline stage, or the staged operands exceed the
+    shared memory of one CTA. Later set_num_warps, set_params and pipeline
+    ops recheck these rules.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Tile_MmaImpl:$impl);
+  let assemblyFormat = [{
+    $target $impl attr-dict `:` type($target)
+  }];
 }
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD

@@ -1,0 +1,71 @@
+//===- MmaSyncRules.h - When and how tile.mma lowers to mma.sync -*- C++ -*-===//
+//
+// Shared by tile-to-gpu (MmaSyncLowering.cpp) and transform.tile.mma_impl, so
+// that the op that picks `impl = mma_sync` and the lowering that consumes it
+// apply one rule, and by the unit test of the fragment and swizzle model.
+//
+// The model (docs/gpu-lowering.md, "impl = mma_sync"):
+//   - the CTA's warps form a warpsM x warpsN grid; each warp owns
+//     M / (16 warpsM) x N / (8 warpsN) mma.sync.m16n8k16 tiles;
+//   - A is staged in shared memory as rows of K (A[m][k]) and B as rows of
+//     K (B[n][k]), so that non-transposed ldmatrix gives both fragments; a
+//     transposed operand is transposed by the register-to-shared store;
+//   - a row of K 16-bit elements is cut in 16-byte chunks; chunk bits 3..5 of
+//     the linear element offset are XORed with a key from the row so that the
+//     eight row addresses of one ldmatrix 8x8 matrix hit eight different
+//     16-byte bank groups (mmaSyncSwizzle).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_CONVERSION_TILETOGPU_MMASYNCRULES_H
+#define KBENCH_CONVERSION_TILETOGPU_MMASYNCRULES_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kbench::gpu_lowering {
+
+/// The mma.sync instruction shape (m16n8k16, 16-bit operands).
+inline constexpr int64_t kMmaSyncM = 16, kMmaSyncN = 8, kMmaSyncK = 16;
+/// Pipeline depths an mma_sync K loop may ask for; only 1 lowers today.
+inline constexpr int64_t kMmaSyncMaxStages = 4;
+
+/// How the CTA's warps split an M x N accumulator.
+struct MmaSyncWarpGrid {
+  int64_t warpsM = 1, warpsN = 1;
+  /// mma tiles per warp along M and N.
+  int64_t tilesM = 1, tilesN = 1;
+};
+
+/// The warp grid for an M x N accumulator over `numWarps` warps: M splits in
+/// multiples of 16 rows per warp, N in multiples of 8, and of the splits that
+/// fit, the one with the squarest warp tile (fewest ldmatrix per mma).
+/// nullopt when none fits.
+std::optional<MmaSyncWarpGrid> getMmaSyncWarpGrid(int64_t m, int64_t n,
+                                                  int64_t numWarps);
+
+/// Shared-memory bytes the lowering stages the operands of `op` in.
+int64_t getMmaSyncSharedBytes(tile::MmaOp op);
+
+/// Why tile-to-gpu cannot lower `op` as mma_sync with `numWarps` warps in a
+/// K loop of `stages` pipeline stages (1 when the mma is in no pipelined
+/// loop), or nullopt when it can. The text names the value and the fix.
+std::optional<std::string> whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
+                                         int64_t stages = 1);
+
+/// The swizzled element offset of element (row, col) of a staged operand
+/// with `rowElems` 16-bit elements per row (a multiple of 16): the linear
+/// offset with its 16-byte chunk index (bits 3..5) XORed with the row's key,
+/// so that rows 8r .. 8r+7 at one column chunk fall in distinct bank groups.
+int64_t mmaSyncSwizzle(int64_t row, int64_t col, int64_t rowElems);
+
+/// The XOR key of `row` in mmaSyncSwizzle (0..7): the row within 8 when a
+/// row spans at least one 128-byte line, else the 128-byte line's index.
+int64_t mmaSyncSwizzleKey(int64_t row, int64_t rowElems);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_CONVERSION_TILETOGPU_MMASYNCRULES_H

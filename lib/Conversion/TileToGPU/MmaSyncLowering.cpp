@@ -1,0 +1,274 @@
+//===- MmaSyncLowering.cpp - tile.mma (impl = mma_sync) -------------------===//
+//
+// Tensor cores through mma.sync.aligned.m16n8k16 (bf16 or f16 operands, f32
+// accumulators). The rules and the model are in MmaSyncRules.h; this file
+// builds the IR:
+//
+//   1. the operand tiles (in the registers of their load layouts) are stored
+//      to shared memory as A[m][k] and B[n][k] rows, XOR-swizzled by 16-byte
+//      chunk (mmaSyncSwizzle) so that the ldmatrix reads below are free of
+//      bank conflicts; a transposed operand is transposed by this store, so
+//      every fragment load is a non-transposed ldmatrix;
+//   2. per k16 step, every warp loads its A fragments (ldmatrix.x4, one per
+//      16-row mma tile) and B fragments (ldmatrix.x4 per pair of 8-column
+//      tiles, .x2 for an odd last one) and issues one mma.sync per
+//      (row tile, column tile);
+//   3. the accumulator never leaves the registers: its layout is the mma.sync
+//      C fragment as a #tile.blocked layout (getMmaSyncLayout), so the
+//      epilogue (bias, activation, cast, store) lowers with the ordinary
+//      elementwise and memory patterns.
+//
+// nvgpu.ldmatrix lowers through convert-nvgpu-to-nvvm; the mma is emitted as
+// nvvm.mma.sync directly because nvgpu.mma.sync has no bf16 form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedMemory.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+namespace {
+/// Static facts about one tile.mma lowered with mma.sync.
+struct MmaSyncPlan {
+  int64_t m, n, k;
+  bool transA, transB;
+  Type operandType;
+  MmaSyncWarpGrid grid;
+  Layout acc;
+};
+
+/// Builds the index arithmetic of the lowering at one insertion point.
+struct IndexBuilder {
+  KernelContext &ctx;
+  OpBuilder &b;
+  Value c(int64_t v) { return ctx.constIndex(b, v); }
+  Value add(Value x, Value y) {
+    return arith::AddIOp::create(b, ctx.loc, x, y);
+  }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, ctx.loc, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, ctx.loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, ctx.loc, x, c(y));
+  }
+  /// mmaSyncSwizzle(row, col, rowElems) in IR.
+  Value swizzle(Value row, Value col, int64_t rowElems) {
+    Value linear = add(mul(row, rowElems), col);
+    Value key = rowElems >= 64 ? rem(row, 8) : rem(div(row, 64 / rowElems), 8);
+    return arith::XOrIOp::create(b, ctx.loc, linear, mul(key, 8));
+  }
+};
+} // namespace
+
+static FailureOr<MmaSyncPlan> planMmaSync(tile::MmaOp op, int64_t numWarps) {
+  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps))
+    return op.emitOpError() << *why;
+  MmaSyncPlan p;
+  p.transA = op.getTransposeA();
+  p.transB = op.getTransposeB();
+  ArrayRef<int64_t> c = op.getAcc().getType().getShape();
+  p.m = c[0];
+  p.n = c[1];
+  p.k = p.transA ? op.getA().getType().getDimSize(0)
+                 : op.getA().getType().getDimSize(1);
+  p.operandType = op.getA().getType().getElementType();
+  p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
+  p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
+  return p;
+}
+
+/// Stores both operand tiles into their swizzled [row][k] buffers.
+static void stageOperands(KernelContext &ctx, OpBuilder &b,
+                          const MmaSyncPlan &p, const TileValue &a,
+                          const TileValue &bTile, Value bufA, Value bufB) {
+  IndexBuilder ib{ctx, b};
+  // A run of a thread stays in one 16-byte chunk when it is at most 8
+  // elements (runs start at multiples of their power-of-two length).
+  auto contiguous = [](const TileValue &v) {
+    return v.layout.innerPerThread() <= 8;
+  };
+  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)).
+  storeToShared(
+      ctx, b, a, bufA,
+      [&](ValueRange c) {
+        return p.transA ? ib.swizzle(c[1], c[0], p.k)
+                        : ib.swizzle(c[0], c[1], p.k);
+      },
+      /*innerContiguous=*/!p.transA && contiguous(a));
+  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)).
+  storeToShared(
+      ctx, b, bTile, bufB,
+      [&](ValueRange c) {
+        return p.transB ? ib.swizzle(c[0], c[1], p.k)
+                        : ib.swizzle(c[1], c[0], p.k);
+      },
+      /*innerContiguous=*/p.transB && contiguous(bTile));
+}
+
+/// The i32 (bf16) or vector<2xf16> (f16) mma operands of an ldmatrix result.
+static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
+                                            Value loaded, int64_t count) {
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < count; ++i) {
+    Value pair = vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{i});
+    auto pairType = cast<VectorType>(pair.getType());
+    if (pairType.getElementType().isBF16()) {
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      pair = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+    }
+    regs.push_back(pair);
+  }
+  return regs;
+}
+
+/// ldmatrix of `tiles` 8x8 matrices from `buffer` at element `offset`.
+static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
+                          Value buffer, Value offset, int64_t tiles) {
+  auto type = VectorType::get({tiles, 2}, elementType);
+  return nvgpu::LdMatrixOp::create(b, loc, type, buffer, ValueRange{offset},
+                                   /*transpose=*/false, tiles);
+}
+
+/// The mma.sync loop nest over the k16 steps of the staged tile:
+/// accumulates into `acc` (the thread's C elements in getMmaSyncLayout
+/// order).
+static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
+                         const MmaSyncPlan &p, Value bufA, Value bufB,
+                         SmallVector<Value> &acc) {
+  Location loc = ctx.loc;
+  const MmaSyncWarpGrid &g = p.grid;
+  Value laneRowA, laneColA, laneRowB, laneColB, laneRowBPair;
+  {
+    // The lane's part of its ldmatrix row address (hoisted): lanes 8j..8j+7
+    // give the eight rows of matrix j.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ctx.prologueEnd);
+    IndexBuilder ib{ctx, b};
+    Value lane = ctx.laneId;
+    Value r = ib.rem(lane, 8);
+    Value j = ib.div(lane, 8);
+    Value jLow = ib.rem(j, 2), jHigh = ib.rem(ib.div(j, 2), 2);
+    Value warpM = g.warpsM > 1 ? ib.rem(ctx.warpId, g.warpsM) : ib.c(0);
+    Value warpN =
+        g.warpsN > 1 ? ib.rem(ib.div(ctx.warpId, g.warpsM), g.warpsN) : ib.c(0);
+    // A: matrix j holds rows +8 * (j % 2) and k +8 * (j / 2) of the 16x16
+    // tile; mma row r' of tile i is tile row (2i + r'/8) * 8 warpsM + 8 warpM
+    // + r' % 8 (the C layout's row repeats).
+    laneRowA = ib.add(ib.add(ib.mul(jLow, 8 * g.warpsM), ib.mul(warpM, 8)), r);
+    laneColA = ib.mul(jHigh, 8);
+    // B: matrix j holds k +8 * (j % 2) of column tile +(j / 2) of the pair.
+    laneRowB = ib.add(ib.mul(warpN, 8), r);
+    laneRowBPair = ib.add(laneRowB, ib.mul(jHigh, 8 * g.warpsN));
+    laneColB = ib.mul(jLow, 8);
+  }
+  IndexBuilder ib{ctx, b};
+  Type elementType = p.operandType;
+  MLIRContext *mlirCtx = b.getContext();
+  NVVM::MMATypes ptxType =
+      elementType.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  Type f32 = b.getF32Type();
+  Type resultType = LLVM::LLVMStructType::getLiteral(mlirCtx, {f32, f32, f32, f32});
+  int64_t colCount = 2 * g.tilesN; // per-thread positions along N
+  for (int64_t kk = 0; kk < p.k / kMmaSyncK; ++kk) {
+    SmallVector<SmallVector<Value>> fragA, fragB;
+    for (int64_t i = 0; i < g.tilesM; ++i) {
+      Value row = ib.add(laneRowA, i * 16 * g.warpsM);
+      Value col = ib.add(laneColA, kk * kMmaSyncK);
+      Value loaded = loadMatrices(b, loc, elementType, bufA,
+                                  ib.swizzle(row, col, p.k), 4);
+      fragA.push_back(fragmentRegisters(b, loc, loaded, 4));
+    }
+    for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
+      bool pair = jt + 1 < g.tilesN;
+      Value row = ib.add(pair ? laneRowBPair : laneRowB, jt * 8 * g.warpsN);
+      Value col = ib.add(laneColB, kk * kMmaSyncK);
+      Value loaded = loadMatrices(b, loc, elementType, bufB,
+                                  ib.swizzle(row, col, p.k), pair ? 4 : 2);
+      SmallVector<Value> regs = fragmentRegisters(b, loc, loaded, pair ? 4 : 2);
+      fragB.push_back({regs[0], regs[1]});
+      if (pair)
+        fragB.push_back({regs[2], regs[3]});
+    }
+    for (int64_t i = 0; i < g.tilesM; ++i) {
+      for (int64_t jt = 0; jt < g.tilesN; ++jt) {
+        // C registers c0..c3: rows g, g, g+8, g+8; columns 2t, 2t+1.
+        SmallVector<int64_t, 4> flat;
+        for (int64_t reg = 0; reg < 4; ++reg)
+          flat.push_back((2 * i + reg / 2) * colCount + 2 * jt + reg % 2);
+        SmallVector<Value> c;
+        for (int64_t f : flat)
+          c.push_back(acc[f]);
+        auto mma = NVVM::MmaOp::create(
+            b, loc, resultType, fragA[i], fragB[jt], c,
+            ArrayRef<int64_t>{kMmaSyncM, kMmaSyncN, kMmaSyncK},
+            /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (auto [reg, f] : llvm::enumerate(flat))
+          acc[f] = LLVM::ExtractValueOp::create(b, loc, mma.getResult(),
+                                                ArrayRef<int64_t>{
+                                                    static_cast<int64_t>(reg)});
+      }
+    }
+  }
+}
+
+namespace {
+/// tile.mma with impl = mma_sync.
+struct MmaSyncLowering : KernelPattern<tile::MmaOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(tile::MmaOp op) const override {
+    return op.getImplKind() == tile::MmaImpl::mma_sync;
+  }
+  LogicalResult lower(tile::MmaOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    FailureOr<MmaSyncPlan> p = planMmaSync(op, ctx.numWarps);
+    if (failed(p))
+      return failure();
+    TileValue a{adaptor.getA(), layoutOf(op.getA())};
+    TileValue bTile{adaptor.getB(), layoutOf(op.getB())};
+    TileValue acc = convertLayout(
+        ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
+    Value bufA = ctx.allocShared(b, p->operandType, p->m * p->k);
+    Value bufB = ctx.allocShared(b, p->operandType, p->n * p->k);
+    stageOperands(ctx, b, *p, a, bTile, bufA, bufB);
+    ctx.barrier(b);
+    auto accType = cast<VectorType>(acc.vec.getType());
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
+      elements.push_back(
+          vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
+    emitMmaSteps(ctx, b, *p, bufA, bufB, elements);
+    if (inLoop(op))
+      ctx.barrier(b); // the next staging overwrites the buffers
+    Value result = vector::FromElementsOp::create(b, loc, accType, elements);
+    rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
+                                         layoutOf(op.getResult()), op)
+                               .vec);
+    return success();
+  }
+};
+} // namespace
+
+void kbench::gpu_lowering::populateMmaSyncPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  patterns.add<MmaSyncLowering>(converter, ctx, /*benefit=*/2);
+}

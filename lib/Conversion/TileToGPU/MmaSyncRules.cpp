@@ -1,0 +1,117 @@
+//===- MmaSyncRules.cpp - When and how tile.mma lowers to mma.sync --------===//
+//
+// The legality rules and the warp-grid and swizzle model of impl = mma_sync
+// (MmaSyncRules.h), free of IR building so that the transform op, the
+// lowering and the unit test read one definition.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+
+#include "kbench/Support/KernelConfig.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+std::optional<MmaSyncWarpGrid>
+kbench::gpu_lowering::getMmaSyncWarpGrid(int64_t m, int64_t n,
+                                         int64_t numWarps) {
+  std::optional<MmaSyncWarpGrid> best;
+  double bestRatio = 0;
+  for (int64_t warpsM = 1; warpsM <= numWarps; ++warpsM) {
+    if (numWarps % warpsM != 0)
+      continue;
+    int64_t warpsN = numWarps / warpsM;
+    if (m % (kMmaSyncM * warpsM) != 0 || n % (kMmaSyncN * warpsN) != 0)
+      continue;
+    double rows = double(m) / warpsM, cols = double(n) / warpsN;
+    double ratio = rows > cols ? rows / cols : cols / rows;
+    if (best && ratio >= bestRatio)
+      continue;
+    bestRatio = ratio;
+    best = MmaSyncWarpGrid{warpsM, warpsN, m / (kMmaSyncM * warpsM),
+                           n / (kMmaSyncN * warpsN)};
+  }
+  return best;
+}
+
+int64_t kbench::gpu_lowering::getMmaSyncSharedBytes(tile::MmaOp op) {
+  RankedTensorType a = op.getA().getType(), b = op.getB().getType();
+  int64_t bytes = a.getElementTypeBitWidth() / 8;
+  // A and B each get a 16-byte aligned buffer of their own.
+  return llvm::alignTo(a.getNumElements() * bytes, 16) +
+         llvm::alignTo(b.getNumElements() * bytes, 16);
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
+                                    int64_t stages) {
+  RankedTensorType a = op.getA().getType(), acc = op.getAcc().getType();
+  Type operand = a.getElementType(), accType = acc.getElementType();
+  std::string types;
+  llvm::raw_string_ostream os(types);
+  os << operand << " x " << operand << " -> " << accType;
+  if (operand.isF32())
+    return "impl = mma_sync with f32 operands needs tf32 tensor cores, which "
+           "round the operands to 10 mantissa bits: the task has not opted "
+           "into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not "
+           "lower it; cast the operands to bf16 or use impl = simt";
+  if (!(operand.isBF16() || operand.isF16()) || !accType.isF32())
+    return "impl = mma_sync lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 "
+           "only, got " +
+           types + "; use an f32 accumulator, or impl = simt";
+  ArrayRef<int64_t> c = acc.getShape();
+  int64_t m = c[0], n = c[1];
+  int64_t k = op.getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
+  if (m % kMmaSyncM != 0 || n % kMmaSyncN != 0 || k % kMmaSyncK != 0)
+    return llvm::formatv("impl = mma_sync needs the tile sizes M, N, K to be "
+                         "multiples of the m16n8k16 instruction, got {0}x{1}x{2}"
+                         "; change BM, BN or BK",
+                         m, n, k)
+        .str();
+  if (!getMmaSyncWarpGrid(m, n, numWarps))
+    return llvm::formatv("impl = mma_sync cannot split the {0}x{1} accumulator "
+                         "over num_warps = {2}: every warp needs a multiple "
+                         "of 16 rows and 8 columns; lower num_warps or raise "
+                         "BM/BN",
+                         m, n, numWarps)
+        .str();
+  if (stages < 1 || stages > kMmaSyncMaxStages)
+    return llvm::formatv("tile.pipeline_stages = {0} is out of range for "
+                         "impl = mma_sync: use 1 to {1}",
+                         stages, kMmaSyncMaxStages)
+        .str();
+  if (stages > 1)
+    return llvm::formatv("tile.pipeline_stages = {0}: tile-to-gpu does not "
+                         "pipeline mma_sync K loops yet (cp.async stages are "
+                         "not lowered); use stages 1",
+                         stages)
+        .str();
+  int64_t bytes = getMmaSyncSharedBytes(op) * stages;
+  int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
+  if (bytes > limit)
+    return llvm::formatv("impl = mma_sync stages its operands in {0} bytes of "
+                         "shared memory, over the {1}-byte limit of one CTA; "
+                         "lower BM, BN or BK",
+                         bytes, limit)
+        .str();
+  return std::nullopt;
+}
+
+int64_t kbench::gpu_lowering::mmaSyncSwizzleKey(int64_t row,
+                                                int64_t rowElems) {
+  // 64 16-bit elements fill one 128-byte line (all 32 banks).
+  if (rowElems >= 64)
+    return row % 8;
+  int64_t rowsPerLine = 64 / rowElems;
+  return (row / rowsPerLine) % 8;
+}
+
+int64_t kbench::gpu_lowering::mmaSyncSwizzle(int64_t row, int64_t col,
+                                             int64_t rowElems) {
+  return (row * rowElems + col) ^ (mmaSyncSwizzleKey(row, rowElems) << 3);
+}

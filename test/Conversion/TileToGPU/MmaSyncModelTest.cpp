@@ -1,0 +1,159 @@
+//===- MmaSyncModelTest.cpp - The mma_sync fragment and swizzle model -----===//
+//
+// impl = mma_sync relies on three facts no GPU is needed to check:
+//   - the XOR swizzle is a bijection on a staged operand buffer, and the
+//     eight row addresses of one ldmatrix 8x8 matrix fall in eight different
+//     16-byte bank groups (no bank conflict) for every K the lowering stages;
+//   - the ldmatrix row addresses a warp gives load every element of its A
+//     and B slices once per k16 step;
+//   - the C fragment of mma.sync.m16n8k16 (rows groupID and groupID + 8,
+//     columns 2 * threadID_in_group + {0, 1}) of the row and column tiles
+//     whose A and B rows the ldmatrix addresses chose is exactly what
+//     getMmaSyncLayout says the thread owns, at the vector positions the
+//     lowering reads and writes, and the layout covers the tile once.
+// The index arithmetic below mirrors MmaSyncLowering.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Layout.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <set>
+
+using namespace kbench::gpu_lowering;
+
+namespace {
+
+TEST(MmaSyncSwizzle, IsABijection) {
+  for (int64_t rowElems : {16, 32, 48, 64, 128, 256}) {
+    int64_t rows = 64;
+    std::set<int64_t> seen;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < rowElems; ++c) {
+        int64_t at = mmaSyncSwizzle(r, c, rowElems);
+        EXPECT_GE(at, 0);
+        EXPECT_LT(at, rows * rowElems);
+        EXPECT_TRUE(seen.insert(at).second) << rowElems << " " << r << " " << c;
+        // Chunks stay whole: 8-element runs move together.
+        EXPECT_EQ(at % 8, c % 8);
+      }
+  }
+}
+
+TEST(MmaSyncSwizzle, LdmatrixRowsAreConflictFree) {
+  for (int64_t rowElems : {16, 32, 64, 128, 256})
+    for (int64_t first = 0; first < 64; first += 8)
+      for (int64_t chunk = 0; chunk < rowElems / 8; ++chunk) {
+        std::set<int64_t> bankGroups;
+        for (int64_t r = first; r < first + 8; ++r) {
+          int64_t bytes = 2 * mmaSyncSwizzle(r, 8 * chunk, rowElems);
+          EXPECT_EQ(bytes % 16, 0);
+          bankGroups.insert((bytes / 16) % 8);
+        }
+        EXPECT_EQ(bankGroups.size(), 8u)
+            << "K = " << rowElems << ", rows " << first << ".., chunk "
+            << chunk;
+      }
+}
+
+/// t(d) as the lowering computes it.
+int64_t threadCoord(const DimLayout &d, int64_t lane, int64_t warp) {
+  return (lane / d.laneStride) % d.lanes +
+         d.lanes * ((warp / d.warpStride) % d.warps);
+}
+
+struct Shape {
+  int64_t m, n, warps;
+};
+
+TEST(MmaSyncFragments, MatchTheAccumulatorLayout) {
+  for (Shape s : {Shape{128, 128, 8}, Shape{64, 64, 4}, Shape{32, 32, 2},
+                  Shape{16, 8, 1}, Shape{128, 64, 4}, Shape{64, 256, 8}}) {
+    std::optional<MmaSyncWarpGrid> grid =
+        getMmaSyncWarpGrid(s.m, s.n, s.warps);
+    std::optional<Layout> layout = getMmaSyncLayout(s.m, s.n, s.warps);
+    ASSERT_TRUE(grid && layout) << s.m << "x" << s.n;
+    const MmaSyncWarpGrid &g = *grid;
+    const DimLayout &rows = layout->dims[0], &cols = layout->dims[1];
+    int64_t colCount = cols.count();
+    ASSERT_EQ(colCount, 2 * g.tilesN);
+    ASSERT_EQ(rows.count(), 2 * g.tilesM);
+    std::map<std::pair<int64_t, int64_t>, int> owners;
+    for (int64_t warp = 0; warp < s.warps; ++warp) {
+      int64_t warpM = warp % g.warpsM, warpN = (warp / g.warpsM) % g.warpsN;
+      // The A rows ldmatrix reads for row tile i: lane l of matrix j gives
+      // mma row (l % 8) + 8 (j % 2); B columns likewise for column tile jt.
+      auto rowOfA = [&](int64_t i, int64_t mmaRow) {
+        return (2 * i + mmaRow / 8) * 8 * g.warpsM + 8 * warpM + mmaRow % 8;
+      };
+      auto colOfB = [&](int64_t jt, int64_t mmaCol) {
+        return 8 * (g.warpsN * jt + warpN) + mmaCol;
+      };
+      // Per k16 step the warp's ldmatrix addresses cover its A rows and B
+      // columns once for each 8-wide k chunk.
+      std::map<std::pair<int64_t, int64_t>, int> loadsA, loadsB;
+      for (int64_t i = 0; i < g.tilesM; ++i)
+        for (int64_t lane = 0; lane < 32; ++lane) {
+          int64_t j = lane / 8, r = lane % 8;
+          int64_t row = (j % 2) * 8 * g.warpsM + 8 * warpM + r +
+                        i * 16 * g.warpsM;
+          EXPECT_EQ(row, rowOfA(i, r + 8 * (j % 2)));
+          ++loadsA[{row, j / 2}];
+        }
+      for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
+        bool pair = jt + 1 < g.tilesN;
+        for (int64_t lane = 0; lane < (pair ? 32 : 16); ++lane) {
+          int64_t j = lane / 8, r = lane % 8;
+          int64_t col = 8 * warpN + r + (pair ? (j / 2) * 8 * g.warpsN : 0) +
+                        jt * 8 * g.warpsN;
+          EXPECT_EQ(col, colOfB(jt + (pair ? j / 2 : 0), r));
+          ++loadsB[{col, j % 2}];
+        }
+      }
+      EXPECT_EQ(loadsA.size(), size_t(16 * g.tilesM * 2));
+      EXPECT_EQ(loadsB.size(), size_t(8 * g.tilesN * 2));
+      for (auto &[key, count] : loadsA)
+        EXPECT_EQ(count, 1);
+      for (auto &[key, count] : loadsB)
+        EXPECT_EQ(count, 1);
+
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t group = lane / 4, inGroup = lane % 4;
+        for (int64_t i = 0; i < g.tilesM; ++i)
+          for (int64_t jt = 0; jt < g.tilesN; ++jt)
+            for (int64_t reg = 0; reg < 4; ++reg) {
+              // The PTX C fragment, through the A/B row choice above.
+              int64_t row = rowOfA(i, group + 8 * (reg / 2));
+              int64_t col = colOfB(jt, 2 * inGroup + reg % 2);
+              // The vector position the lowering uses, through the layout.
+              int64_t p0 = 2 * i + reg / 2, p1 = 2 * jt + reg % 2;
+              EXPECT_EQ(rows.offset(p0) +
+                            threadCoord(rows, lane, warp) * rows.perThread,
+                        row);
+              EXPECT_EQ(cols.offset(p1) +
+                            threadCoord(cols, lane, warp) * cols.perThread,
+                        col);
+              ++owners[{row, col}];
+            }
+      }
+    }
+    EXPECT_EQ(owners.size(), size_t(s.m * s.n));
+    for (auto &[key, count] : owners)
+      EXPECT_EQ(count, 1);
+  }
+}
+
+TEST(MmaSyncWarpGrid, PicksSquareWarpTiles) {
+  std::optional<MmaSyncWarpGrid> g = getMmaSyncWarpGrid(128, 128, 8);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->warpsM * g->warpsN, 8);
+  EXPECT_EQ(g->tilesM * 16 * g->warpsM, 128);
+  EXPECT_EQ(g->tilesN * 8 * g->warpsN, 128);
+  EXPECT_FALSE(getMmaSyncWarpGrid(16, 8, 2));
+  EXPECT_FALSE(getMmaSyncLayout(16, 8, 4));
+}
+
+} // namespace

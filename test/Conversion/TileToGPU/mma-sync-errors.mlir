@@ -1,0 +1,93 @@
+// RUN: kbench-opt %s --split-input-file --tile-to-gpu --verify-diagnostics
+
+// Every refusal of the mma_sync lowering (MmaSyncRules.h). Tile sizes that
+// are not multiples of m16n8k16 are refused by the tile.mma verifier first
+// (test/Dialect/Tile/invalid.mlir) and by transform.tile.mma_impl.
+
+// f32 operands would need tf32, which no task opts into.
+tile.kernel @tf32(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                  %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
+  %a = arith.constant dense<1.0> : tensor<16x16xf32>
+  %b = arith.constant dense<1.0> : tensor<8x16xf32>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits: the task has not opted into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not lower it; cast the operands to bf16 or use impl = simt}}
+  %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xf32>, tensor<8x16xf32> -> tensor<16x8xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f16_acc(%C: memref<?x?xf16> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf16> -> !tile.part<16x8xf16>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf16>
+  %a = arith.constant dense<1.0> : tensor<16x16xf16>
+  %b = arith.constant dense<1.0> : tensor<8x16xf16>
+  %z = arith.constant dense<0.0> : tensor<16x8xf16>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 only, got f16 x f16 -> f16; use an f32 accumulator, or impl = simt}}
+  %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xf16>, tensor<8x16xf16> -> tensor<16x8xf16>
+  tile.store %c, %Cv[%m, %n] : tensor<16x8xf16>, !tile.part<16x8xf16>
+  tile.return
+}
+
+// -----
+
+// A 16x8 accumulator is one mma tile: it cannot be split over 4 warps.
+tile.kernel @warps(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 4} {
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
+  %a = arith.constant dense<1.0> : tensor<16x16xbf16>
+  %b = arith.constant dense<1.0> : tensor<8x16xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync cannot split the 16x8 accumulator over num_warps = 4: every warp needs a multiple of 16 rows and 8 columns; lower num_warps or raise BM/BN}}
+  %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xbf16>, tensor<8x16xbf16> -> tensor<16x8xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
+
+// -----
+
+// (64 + 32) x 2048 bf16 operands need 384 KB of shared memory.
+tile.kernel @smem(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 8} {
+  %Cv = tile.partition %C tile [64, 32] : memref<?x?xf32> -> !tile.part<64x32xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x32xf32>
+  %a = arith.constant dense<1.0> : tensor<64x2048xbf16>
+  %b = arith.constant dense<1.0> : tensor<32x2048xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync stages its operands in 393216 bytes of shared memory, over the 232448-byte limit of one CTA; lower BM, BN or BK}}
+  %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<64x2048xbf16>, tensor<32x2048xbf16> -> tensor<64x32xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x32xf32>, !tile.part<64x32xf32>
+  tile.return
+}
+
+// -----
+
+// A pipelined mma_sync K loop needs cp.async stages, not lowered yet.
+tile.kernel @stages(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                    %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                    %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [8, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<8x16xbf16, pad = zero>
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 2: tile-to-gpu does not pipeline mma_sync K loops yet (cp.async stages are not lowered); use stages 1}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x8xf32>) {
+    %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %b = tile.load %Bv[%n, %k] : !tile.part<8x16xbf16, pad = zero> -> tensor<8x16xbf16>
+    %r = tile.mma %a, %b, %s impl(mma_sync) {transpose_b} : tensor<16x16xbf16>, tensor<8x16xbf16> -> tensor<16x8xf32>
+    scf.yield %r : tensor<16x8xf32>
+  } {tile.pipeline_stages = 2}
+  tile.store %acc, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
