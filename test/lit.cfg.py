@@ -66,3 +66,9 @@ for python in [shutil.which("python3"), "/usr/bin/python3"]:
 # npm ci) drives `kbench mcp` in test/Mcp: `mcp-sdk`.
 if shutil.which("node") and os.path.isdir(os.path.join(config.kbench_src_root, "node_modules", "@modelcontextprotocol", "sdk")):
     config.available_features.add("mcp-sdk")
+
+# scripts/sanitize-tests.sh runs the suite against an ASan/UBSan build with
+# --param sanitizer=asan: `asan`. A test that caps virtual memory (ulimit -v)
+# cannot run there, as ASan reserves terabytes of shadow address space.
+if lit_config.params.get("sanitizer") == "asan":
+    config.available_features.add("asan")

@@ -8,16 +8,23 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const [kbench, workspace] = process.argv.slice(2);
 const ok = (what) => console.log(`ok ${what}`);
 
 const client = new Client({ name: 'kbench-test', version: '1.0.0' });
-const transport = new StdioClientTransport({ command: kbench, args: ['mcp', '--workspace', workspace], stderr: 'pipe' });
+// The SDK passes the server a short list of variables only; the sanitizers'
+// options go along too, so an ASan build (scripts/sanitize-tests.sh) runs
+// with the suppressions and options it needs.
+const sanitizerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(ASAN|LSAN|UBSAN)_OPTIONS$/.test(k)));
+const transport = new StdioClientTransport({ command: kbench, args: ['mcp', '--workspace', workspace], stderr: 'pipe',
+                                             env: { ...getDefaultEnvironment(), ...sanitizerEnv } });
 let serverLog = '';
 transport.stderr?.on('data', (d) => { serverLog += d; });
+// A failed check shows what the server said on stderr (a crash report, say).
+process.on('exit', (code) => { if (code !== 0) process.stderr.write(`kbench mcp stderr:\n${serverLog}`); });
 await client.connect(transport);
 ok(`connected, the client asked for ${LATEST_PROTOCOL_VERSION}`);
 assert.equal(client.getServerVersion().name, 'kbench');
