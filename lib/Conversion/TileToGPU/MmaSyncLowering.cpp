@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaSync.h"
 #include "SharedMemory.h"
-#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,15 +37,6 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 namespace {
-/// Static facts about one tile.mma lowered with mma.sync.
-struct MmaSyncPlan {
-  int64_t m, n, k;
-  bool transA, transB;
-  Type operandType;
-  MmaSyncWarpGrid grid;
-  Layout acc;
-};
-
 /// Builds the index arithmetic of the lowering at one insertion point.
 struct IndexBuilder {
   KernelContext &ctx;
@@ -73,8 +64,16 @@ struct IndexBuilder {
 };
 } // namespace
 
-static FailureOr<MmaSyncPlan> planMmaSync(tile::MmaOp op, int64_t numWarps) {
-  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps))
+Value kbench::gpu_lowering::emitMmaSyncSwizzle(KernelContext &ctx,
+                                               OpBuilder &b, Value row,
+                                               Value col, int64_t rowElems) {
+  return IndexBuilder{ctx, b}.swizzle(row, col, rowElems);
+}
+
+FailureOr<MmaSyncPlan> kbench::gpu_lowering::planMmaSync(tile::MmaOp op,
+                                                         int64_t numWarps,
+                                                         int64_t stages) {
+  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps, stages))
     return op.emitOpError() << *why;
   MmaSyncPlan p;
   p.transA = op.getTransposeA();
@@ -143,12 +142,11 @@ static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
                                    /*transpose=*/false, tiles);
 }
 
-/// The mma.sync loop nest over the k16 steps of the staged tile:
-/// accumulates into `acc` (the thread's C elements in getMmaSyncLayout
-/// order).
-static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
-                         const MmaSyncPlan &p, Value bufA, Value bufB,
-                         SmallVector<Value> &acc) {
+void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
+                                            const MmaSyncPlan &p, Value bufA,
+                                            Value baseA, Value bufB,
+                                            Value baseB,
+                                            SmallVectorImpl<Value> &acc) {
   Location loc = ctx.loc;
   const MmaSyncWarpGrid &g = p.grid;
   Value laneRowA, laneColA, laneRowB, laneColB, laneRowBPair;
@@ -188,16 +186,18 @@ static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
     for (int64_t i = 0; i < g.tilesM; ++i) {
       Value row = ib.add(laneRowA, i * 16 * g.warpsM);
       Value col = ib.add(laneColA, kk * kMmaSyncK);
-      Value loaded = loadMatrices(b, loc, elementType, bufA,
-                                  ib.swizzle(row, col, p.k), 4);
+      Value at = ib.swizzle(row, col, p.k);
+      Value loaded =
+          loadMatrices(b, loc, elementType, bufA, baseA ? ib.add(at, baseA) : at, 4);
       fragA.push_back(fragmentRegisters(b, loc, loaded, 4));
     }
     for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
       bool pair = jt + 1 < g.tilesN;
       Value row = ib.add(pair ? laneRowBPair : laneRowB, jt * 8 * g.warpsN);
       Value col = ib.add(laneColB, kk * kMmaSyncK);
+      Value at = ib.swizzle(row, col, p.k);
       Value loaded = loadMatrices(b, loc, elementType, bufB,
-                                  ib.swizzle(row, col, p.k), pair ? 4 : 2);
+                                  baseB ? ib.add(at, baseB) : at, pair ? 4 : 2);
       SmallVector<Value> regs = fragmentRegisters(b, loc, loaded, pair ? 4 : 2);
       fragB.push_back({regs[0], regs[1]});
       if (pair)
@@ -255,7 +255,7 @@ struct MmaSyncLowering : KernelPattern<tile::MmaOp> {
     for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
       elements.push_back(
           vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
-    emitMmaSteps(ctx, b, *p, bufA, bufB, elements);
+    emitMmaSyncSteps(ctx, b, *p, bufA, Value(), bufB, Value(), elements);
     if (inLoop(op))
       ctx.barrier(b); // the next staging overwrites the buffers
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);
