@@ -19,6 +19,9 @@ namespace kbench::gpu_lowering {
 struct MmaSyncPlan {
   int64_t m, n, k;
   bool transA, transB;
+  /// Whether A (KxM) or B (KxN) is staged as rows of M or N and read with
+  /// ldmatrix.trans, instead of as rows of K.
+  bool kMajorA, kMajorB;
   mlir::Type operandType;
   MmaSyncWarpGrid grid;
   Layout acc;

@@ -84,6 +84,11 @@ FailureOr<MmaSyncPlan> kbench::gpu_lowering::planMmaSync(tile::MmaOp op,
   p.k = p.transA ? op.getA().getType().getDimSize(0)
                  : op.getA().getType().getDimSize(1);
   p.operandType = op.getA().getType().getElementType();
+  // A transposed operand keeps its rows (of M or N) in shared memory and is
+  // read with ldmatrix.trans; rows of N need 16-element multiples for the
+  // swizzle (M always is one).
+  p.kMajorA = p.transA;
+  p.kMajorB = !p.transB && p.n % 16 == 0;
   p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
   p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
   return p;
@@ -99,22 +104,24 @@ static void stageOperands(KernelContext &ctx, OpBuilder &b,
   auto contiguous = [](const TileValue &v) {
     return v.layout.innerPerThread() <= 8;
   };
-  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)).
+  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)), staged
+  // as it is (rows of K, or of M for ldmatrix.trans).
   storeToShared(
       ctx, b, a, bufA,
-      [&](ValueRange c) {
-        return p.transA ? ib.swizzle(c[1], c[0], p.k)
-                        : ib.swizzle(c[0], c[1], p.k);
-      },
-      /*innerContiguous=*/!p.transA && contiguous(a));
-  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)).
+      [&](ValueRange c) { return ib.swizzle(c[0], c[1], p.kMajorA ? p.m : p.k); },
+      /*innerContiguous=*/contiguous(a));
+  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)): staged as
+  // it is (rows of N for ldmatrix.trans, or of K), except a KxN tile whose N
+  // is not a multiple of 16, which the store transposes element by element.
   storeToShared(
       ctx, b, bTile, bufB,
       [&](ValueRange c) {
+        if (p.kMajorB)
+          return ib.swizzle(c[0], c[1], p.n);
         return p.transB ? ib.swizzle(c[0], c[1], p.k)
                         : ib.swizzle(c[1], c[0], p.k);
       },
-      /*innerContiguous=*/p.transB && contiguous(bTile));
+      /*innerContiguous=*/(p.transB || p.kMajorB) && contiguous(bTile));
 }
 
 /// The i32 (bf16) or vector<2xf16> (f16) mma operands of an ldmatrix result.
@@ -134,12 +141,14 @@ static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
   return regs;
 }
 
-/// ldmatrix of `tiles` 8x8 matrices from `buffer` at element `offset`.
+/// ldmatrix (.trans when `transpose`) of `tiles` 8x8 matrices from `buffer`
+/// at element `offset`.
 static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
-                          Value buffer, Value offset, int64_t tiles) {
+                          Value buffer, Value offset, int64_t tiles,
+                          bool transpose) {
   auto type = VectorType::get({tiles, 2}, elementType);
   return nvgpu::LdMatrixOp::create(b, loc, type, buffer, ValueRange{offset},
-                                   /*transpose=*/false, tiles);
+                                   transpose, tiles);
 }
 
 void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
@@ -150,6 +159,9 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
   Location loc = ctx.loc;
   const MmaSyncWarpGrid &g = p.grid;
   Value laneRowA, laneColA, laneRowB, laneColB, laneRowBPair;
+  // For ldmatrix.trans the lane gives a row of K and the matrix's first
+  // column of M or N.
+  Value laneKA, laneMA, laneKB, laneNB, laneNBPair;
   {
     // The lane's part of its ldmatrix row address (hoisted): lanes 8j..8j+7
     // give the eight rows of matrix j.
@@ -172,6 +184,12 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
     laneRowB = ib.add(ib.mul(warpN, 8), r);
     laneRowBPair = ib.add(laneRowB, ib.mul(jHigh, 8 * g.warpsN));
     laneColB = ib.mul(jLow, 8);
+    // .trans: the same matrices, addressed by their k rows.
+    laneKA = ib.add(ib.mul(jHigh, 8), r);
+    laneMA = ib.add(ib.mul(jLow, 8 * g.warpsM), ib.mul(warpM, 8));
+    laneKB = ib.add(ib.mul(jLow, 8), r);
+    laneNB = ib.mul(warpN, 8);
+    laneNBPair = ib.add(laneNB, ib.mul(jHigh, 8 * g.warpsN));
   }
   IndexBuilder ib{ctx, b};
   Type elementType = p.operandType;
@@ -184,20 +202,30 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
   for (int64_t kk = 0; kk < p.k / kMmaSyncK; ++kk) {
     SmallVector<SmallVector<Value>> fragA, fragB;
     for (int64_t i = 0; i < g.tilesM; ++i) {
-      Value row = ib.add(laneRowA, i * 16 * g.warpsM);
-      Value col = ib.add(laneColA, kk * kMmaSyncK);
-      Value at = ib.swizzle(row, col, p.k);
-      Value loaded =
-          loadMatrices(b, loc, elementType, bufA, baseA ? ib.add(at, baseA) : at, 4);
+      Value at =
+          p.kMajorA
+              ? ib.swizzle(ib.add(laneKA, kk * kMmaSyncK),
+                           ib.add(laneMA, i * 16 * g.warpsM), p.m)
+              : ib.swizzle(ib.add(laneRowA, i * 16 * g.warpsM),
+                           ib.add(laneColA, kk * kMmaSyncK), p.k);
+      Value loaded = loadMatrices(b, loc, elementType, bufA,
+                                  baseA ? ib.add(at, baseA) : at, 4, p.kMajorA);
       fragA.push_back(fragmentRegisters(b, loc, loaded, 4));
     }
     for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
       bool pair = jt + 1 < g.tilesN;
-      Value row = ib.add(pair ? laneRowBPair : laneRowB, jt * 8 * g.warpsN);
-      Value col = ib.add(laneColB, kk * kMmaSyncK);
-      Value at = ib.swizzle(row, col, p.k);
-      Value loaded = loadMatrices(b, loc, elementType, bufB,
-                                  baseB ? ib.add(at, baseB) : at, pair ? 4 : 2);
+      Value at =
+          p.kMajorB
+              ? ib.swizzle(ib.add(laneKB, kk * kMmaSyncK),
+                           ib.add(pair ? laneNBPair : laneNB,
+                                  jt * 8 * g.warpsN),
+                           p.n)
+              : ib.swizzle(ib.add(pair ? laneRowBPair : laneRowB,
+                                  jt * 8 * g.warpsN),
+                           ib.add(laneColB, kk * kMmaSyncK), p.k);
+      Value loaded =
+          loadMatrices(b, loc, elementType, bufB, baseB ? ib.add(at, baseB) : at,
+                       pair ? 4 : 2, p.kMajorB);
       SmallVector<Value> regs = fragmentRegisters(b, loc, loaded, pair ? 4 : 2);
       fragB.push_back({regs[0], regs[1]});
       if (pair)

@@ -7,9 +7,10 @@
 // The model (docs/gpu-lowering.md, "impl = mma_sync"):
 //   - the CTA's warps form a warpsM x warpsN grid; each warp owns
 //     M / (16 warpsM) x N / (8 warpsN) mma.sync.m16n8k16 tiles;
-//   - A is staged in shared memory as rows of K (A[m][k]) and B as rows of
-//     K (B[n][k]), so that non-transposed ldmatrix gives both fragments; a
-//     transposed operand is transposed by the register-to-shared store;
+//   - A (MxK) and B (NxK) are staged in shared memory as rows of K and read
+//     with ldmatrix; A given KxM and B given KxN keep their rows of M or N
+//     and are read with ldmatrix.trans (a KxN B with N not a multiple of 16
+//     is transposed by the register-to-shared store instead);
 //   - a row of K 16-bit elements is cut in 16-byte chunks; chunk bits 3..5 of
 //     the linear element offset are XORed with a key from the row so that the
 //     eight row addresses of one ldmatrix 8x8 matrix hit eight different
