@@ -53,7 +53,8 @@ TEST(KnobTable, RangesOfPlainKnobsAndTileSizes) {
   EXPECT_FALSE(checkKnobValue(Knob::PipelineStages, 1)); // off
   EXPECT_FALSE(checkKnobValue(Knob::PipelineStages, 2)); // double buffering
   EXPECT_TRUE(checkKnobValue(Knob::PipelineStages, 0));
-  EXPECT_TRUE(checkKnobValue(Knob::PipelineStages, 3)); // needs async copies
+  EXPECT_FALSE(checkKnobValue(Knob::PipelineStages, 4)); // cp.async stages
+  EXPECT_TRUE(checkKnobValue(Knob::PipelineStages, 5));
   EXPECT_EQ(*checkKnobValue(Knob::TileSize, 100000, "BK"),
             "BK = 100000 is outside 1..65536; tile sizes are positive");
 }

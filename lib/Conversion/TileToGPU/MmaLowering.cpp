@@ -451,6 +451,7 @@ void kbench::gpu_lowering::populateMmaPatterns(
   // that have none. The pipelined loop outranks the plain scf.for pattern.
   patterns.add<MmaSimtLowering>(converter, ctx, /*benefit=*/2);
   populateMmaSyncPatterns(converter, ctx, patterns);
+  populateMmaSyncPipelinePatterns(converter, ctx, patterns);
   patterns.add<UnsupportedMmaLowering>(converter, ctx, /*benefit=*/1);
   patterns.add<PipelinedMmaLoopLowering>(converter, ctx, /*benefit=*/2);
 }

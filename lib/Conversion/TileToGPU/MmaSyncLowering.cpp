@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaSync.h"
 #include "SharedMemory.h"
-#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,15 +37,6 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 namespace {
-/// Static facts about one tile.mma lowered with mma.sync.
-struct MmaSyncPlan {
-  int64_t m, n, k;
-  bool transA, transB;
-  Type operandType;
-  MmaSyncWarpGrid grid;
-  Layout acc;
-};
-
 /// Builds the index arithmetic of the lowering at one insertion point.
 struct IndexBuilder {
   KernelContext &ctx;
@@ -73,8 +64,16 @@ struct IndexBuilder {
 };
 } // namespace
 
-static FailureOr<MmaSyncPlan> planMmaSync(tile::MmaOp op, int64_t numWarps) {
-  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps))
+Value kbench::gpu_lowering::emitMmaSyncSwizzle(KernelContext &ctx,
+                                               OpBuilder &b, Value row,
+                                               Value col, int64_t rowElems) {
+  return IndexBuilder{ctx, b}.swizzle(row, col, rowElems);
+}
+
+FailureOr<MmaSyncPlan> kbench::gpu_lowering::planMmaSync(tile::MmaOp op,
+                                                         int64_t numWarps,
+                                                         int64_t stages) {
+  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps, stages))
     return op.emitOpError() << *why;
   MmaSyncPlan p;
   p.transA = op.getTransposeA();
@@ -85,6 +84,11 @@ static FailureOr<MmaSyncPlan> planMmaSync(tile::MmaOp op, int64_t numWarps) {
   p.k = p.transA ? op.getA().getType().getDimSize(0)
                  : op.getA().getType().getDimSize(1);
   p.operandType = op.getA().getType().getElementType();
+  // A transposed operand keeps its rows (of M or N) in shared memory and is
+  // read with ldmatrix.trans; rows of N need 16-element multiples for the
+  // swizzle (M always is one).
+  p.kMajorA = p.transA;
+  p.kMajorB = !p.transB && p.n % 16 == 0;
   p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
   p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
   return p;
@@ -100,22 +104,24 @@ static void stageOperands(KernelContext &ctx, OpBuilder &b,
   auto contiguous = [](const TileValue &v) {
     return v.layout.innerPerThread() <= 8;
   };
-  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)).
+  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)), staged
+  // as it is (rows of K, or of M for ldmatrix.trans).
   storeToShared(
       ctx, b, a, bufA,
-      [&](ValueRange c) {
-        return p.transA ? ib.swizzle(c[1], c[0], p.k)
-                        : ib.swizzle(c[0], c[1], p.k);
-      },
-      /*innerContiguous=*/!p.transA && contiguous(a));
-  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)).
+      [&](ValueRange c) { return ib.swizzle(c[0], c[1], p.kMajorA ? p.m : p.k); },
+      /*innerContiguous=*/contiguous(a));
+  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)): staged as
+  // it is (rows of N for ldmatrix.trans, or of K), except a KxN tile whose N
+  // is not a multiple of 16, which the store transposes element by element.
   storeToShared(
       ctx, b, bTile, bufB,
       [&](ValueRange c) {
+        if (p.kMajorB)
+          return ib.swizzle(c[0], c[1], p.n);
         return p.transB ? ib.swizzle(c[0], c[1], p.k)
                         : ib.swizzle(c[1], c[0], p.k);
       },
-      /*innerContiguous=*/p.transB && contiguous(bTile));
+      /*innerContiguous=*/(p.transB || p.kMajorB) && contiguous(bTile));
 }
 
 /// The i32 (bf16) or vector<2xf16> (f16) mma operands of an ldmatrix result.
@@ -135,23 +141,27 @@ static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
   return regs;
 }
 
-/// ldmatrix of `tiles` 8x8 matrices from `buffer` at element `offset`.
+/// ldmatrix (.trans when `transpose`) of `tiles` 8x8 matrices from `buffer`
+/// at element `offset`.
 static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
-                          Value buffer, Value offset, int64_t tiles) {
+                          Value buffer, Value offset, int64_t tiles,
+                          bool transpose) {
   auto type = VectorType::get({tiles, 2}, elementType);
   return nvgpu::LdMatrixOp::create(b, loc, type, buffer, ValueRange{offset},
-                                   /*transpose=*/false, tiles);
+                                   transpose, tiles);
 }
 
-/// The mma.sync loop nest over the k16 steps of the staged tile:
-/// accumulates into `acc` (the thread's C elements in getMmaSyncLayout
-/// order).
-static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
-                         const MmaSyncPlan &p, Value bufA, Value bufB,
-                         SmallVector<Value> &acc) {
+void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
+                                            const MmaSyncPlan &p, Value bufA,
+                                            Value baseA, Value bufB,
+                                            Value baseB,
+                                            SmallVectorImpl<Value> &acc) {
   Location loc = ctx.loc;
   const MmaSyncWarpGrid &g = p.grid;
   Value laneRowA, laneColA, laneRowB, laneColB, laneRowBPair;
+  // For ldmatrix.trans the lane gives a row of K and the matrix's first
+  // column of M or N.
+  Value laneKA, laneMA, laneKB, laneNB, laneNBPair;
   {
     // The lane's part of its ldmatrix row address (hoisted): lanes 8j..8j+7
     // give the eight rows of matrix j.
@@ -174,6 +184,12 @@ static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
     laneRowB = ib.add(ib.mul(warpN, 8), r);
     laneRowBPair = ib.add(laneRowB, ib.mul(jHigh, 8 * g.warpsN));
     laneColB = ib.mul(jLow, 8);
+    // .trans: the same matrices, addressed by their k rows.
+    laneKA = ib.add(ib.mul(jHigh, 8), r);
+    laneMA = ib.add(ib.mul(jLow, 8 * g.warpsM), ib.mul(warpM, 8));
+    laneKB = ib.add(ib.mul(jLow, 8), r);
+    laneNB = ib.mul(warpN, 8);
+    laneNBPair = ib.add(laneNB, ib.mul(jHigh, 8 * g.warpsN));
   }
   IndexBuilder ib{ctx, b};
   Type elementType = p.operandType;
@@ -186,18 +202,30 @@ static void emitMmaSteps(KernelContext &ctx, OpBuilder &b,
   for (int64_t kk = 0; kk < p.k / kMmaSyncK; ++kk) {
     SmallVector<SmallVector<Value>> fragA, fragB;
     for (int64_t i = 0; i < g.tilesM; ++i) {
-      Value row = ib.add(laneRowA, i * 16 * g.warpsM);
-      Value col = ib.add(laneColA, kk * kMmaSyncK);
+      Value at =
+          p.kMajorA
+              ? ib.swizzle(ib.add(laneKA, kk * kMmaSyncK),
+                           ib.add(laneMA, i * 16 * g.warpsM), p.m)
+              : ib.swizzle(ib.add(laneRowA, i * 16 * g.warpsM),
+                           ib.add(laneColA, kk * kMmaSyncK), p.k);
       Value loaded = loadMatrices(b, loc, elementType, bufA,
-                                  ib.swizzle(row, col, p.k), 4);
+                                  baseA ? ib.add(at, baseA) : at, 4, p.kMajorA);
       fragA.push_back(fragmentRegisters(b, loc, loaded, 4));
     }
     for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
       bool pair = jt + 1 < g.tilesN;
-      Value row = ib.add(pair ? laneRowBPair : laneRowB, jt * 8 * g.warpsN);
-      Value col = ib.add(laneColB, kk * kMmaSyncK);
-      Value loaded = loadMatrices(b, loc, elementType, bufB,
-                                  ib.swizzle(row, col, p.k), pair ? 4 : 2);
+      Value at =
+          p.kMajorB
+              ? ib.swizzle(ib.add(laneKB, kk * kMmaSyncK),
+                           ib.add(pair ? laneNBPair : laneNB,
+                                  jt * 8 * g.warpsN),
+                           p.n)
+              : ib.swizzle(ib.add(pair ? laneRowBPair : laneRowB,
+                                  jt * 8 * g.warpsN),
+                           ib.add(laneColB, kk * kMmaSyncK), p.k);
+      Value loaded =
+          loadMatrices(b, loc, elementType, bufB, baseB ? ib.add(at, baseB) : at,
+                       pair ? 4 : 2, p.kMajorB);
       SmallVector<Value> regs = fragmentRegisters(b, loc, loaded, pair ? 4 : 2);
       fragB.push_back({regs[0], regs[1]});
       if (pair)
@@ -255,7 +283,7 @@ struct MmaSyncLowering : KernelPattern<tile::MmaOp> {
     for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
       elements.push_back(
           vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
-    emitMmaSteps(ctx, b, *p, bufA, bufB, elements);
+    emitMmaSyncSteps(ctx, b, *p, bufA, Value(), bufB, Value(), elements);
     if (inLoop(op))
       ctx.barrier(b); // the next staging overwrites the buffers
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);

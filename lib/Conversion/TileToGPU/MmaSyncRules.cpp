@@ -8,6 +8,7 @@
 
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Support/KernelConfig.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -45,6 +46,42 @@ int64_t kbench::gpu_lowering::getMmaSyncSharedBytes(tile::MmaOp op) {
   // A and B each get a 16-byte aligned buffer of their own.
   return llvm::alignTo(a.getNumElements() * bytes, 16) +
          llvm::alignTo(b.getNumElements() * bytes, 16);
+}
+
+/// Why the K loop around `op` cannot be a cp.async pipeline: the loop shape
+/// of getMmaLoopMma, operands as [row][k] tiles through zero-padded views,
+/// and 16-byte chunks that split evenly over the threads.
+static std::optional<std::string> whyNotAsyncPipelined(tile::MmaOp op,
+                                                       int64_t numWarps) {
+  auto loop = op->getParentOfType<scf::ForOp>();
+  if (!loop || getMmaLoopMma(loop) != op)
+    return std::string("the cp.async pipeline of an mma_sync K loop needs a "
+                       "loop whose body only loads the two operands of one "
+                       "tile.mma accumulating into its single iter_arg");
+  if (op.getTransposeA() || !op.getTransposeB())
+    return std::string("the cp.async pipeline copies operand rows of K as "
+                       "they are in memory, so A must be MxK (no transpose_a) "
+                       "and B NxK (transpose_b)");
+  for (Value operand : {op.getA(), op.getB()}) {
+    auto load = operand.getDefiningOp<tile::LoadOp>();
+    auto view = cast<tile::PartitionType>(load.getView().getType());
+    if (view.getPad() != tile::PadKind::none &&
+        view.getPad() != tile::PadKind::zero)
+      return std::string("the cp.async pipeline fills the tile past the "
+                         "memref with zeros, so the operand views must have "
+                         "pad(zero) or no pad");
+  }
+  int64_t threads = 32 * numWarps;
+  ArrayRef<int64_t> a = op.getA().getType().getShape(),
+                    b = op.getB().getType().getShape();
+  if ((a[0] * a[1] / 8) % threads != 0 || (b[0] * b[1] / 8) % threads != 0)
+    return llvm::formatv("the cp.async pipeline copies 16-byte chunks, and "
+                         "the {0}x{1} and {2}x{3} operand tiles do not split "
+                         "evenly over {4} threads; raise BM, BN or BK, or "
+                         "lower num_warps",
+                         a[0], a[1], b[0], b[1], threads)
+        .str();
+  return std::nullopt;
 }
 
 std::optional<std::string>
@@ -85,13 +122,15 @@ kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                          "impl = mma_sync: use 1 to {1}",
                          stages, kMmaSyncMaxStages)
         .str();
-  if (stages > 1)
-    return llvm::formatv("tile.pipeline_stages = {0}: tile-to-gpu does not "
-                         "pipeline mma_sync K loops yet (cp.async stages are "
-                         "not lowered); use stages 1",
-                         stages)
-        .str();
-  int64_t bytes = getMmaSyncSharedBytes(op) * stages;
+  if (stages > 1) {
+    if (std::optional<std::string> why = whyNotAsyncPipelined(op, numWarps))
+      return llvm::formatv("tile.pipeline_stages = {0}: {1}; use stages 1",
+                           stages, *why)
+          .str();
+  }
+  // A pipelined loop also keeps the buffers of its unaligned version
+  // (MmaSyncPipeline.cpp).
+  int64_t bytes = getMmaSyncSharedBytes(op) * (stages > 1 ? stages + 1 : 1);
   int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
   if (bytes > limit)
     return llvm::formatv("impl = mma_sync stages its operands in {0} bytes of "

@@ -18,6 +18,7 @@
 //                            iota, splat
 //   MmaLowering.cpp          tile.mma (impl = simt) and its pipelined K loop
 //   MmaSyncLowering.cpp      tile.mma (impl = mma_sync): ldmatrix, mma.sync
+//   MmaSyncPipeline.cpp      its cp.async pipelined K loop
 //
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
@@ -107,6 +108,9 @@ void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
 void populateMmaSyncPatterns(const TileTypeConverter &converter,
                              KernelContext &ctx,
                              mlir::RewritePatternSet &patterns);
+void populateMmaSyncPipelinePatterns(const TileTypeConverter &converter,
+                                     KernelContext &ctx,
+                                     mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.
 void populateTileToGPUPatterns(const TileTypeConverter &converter,

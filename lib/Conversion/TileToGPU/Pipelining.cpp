@@ -26,7 +26,7 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
-tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
+tile::MmaOp kbench::gpu_lowering::getMmaLoopMma(scf::ForOp op) {
   if (op.getNumRegionIterArgs() != 1 ||
       !isa<RankedTensorType>(op.getRegionIterArgs()[0].getType()))
     return {};
@@ -47,8 +47,7 @@ tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
       return {};
     }
   }
-  if (!mma || loads != 2 || mma.getImplKind() != tile::MmaImpl::simt ||
-      mma.getAcc() != op.getRegionIterArgs()[0] ||
+  if (!mma || loads != 2 || mma.getAcc() != op.getRegionIterArgs()[0] ||
       op.getBody()->getTerminator()->getOperand(0) != mma.getResult())
     return {};
   for (Value operand : {mma.getA(), mma.getB()}) {
@@ -59,6 +58,12 @@ tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
   if (mma.getA() == mma.getB())
     return {};
   return mma;
+}
+
+tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
+  tile::MmaOp mma = getMmaLoopMma(op);
+  return mma && mma.getImplKind() == tile::MmaImpl::simt ? mma
+                                                         : tile::MmaOp();
 }
 
 bool kbench::gpu_lowering::isPipelinableMmaLoop(scf::ForOp op,

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssignLayouts.h"
+#include "MmaSync.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
@@ -163,6 +164,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
                                 : assignLayouts(kernel)))
     return failure();
   planPipelining(kernel, knobs->numWarps);
+  versionMmaSyncPipelines(kernel, knobs->numWarps);
   Block &body = kernel.getBody().front();
   WalkResult accepted =
       kernel.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {

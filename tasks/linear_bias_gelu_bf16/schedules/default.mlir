@@ -1,8 +1,9 @@
 // Default schedule of linear_bias_gelu_bf16 (bf16 in and out, tensor cores): a 128x128
 // CTA tile with BK = 32 on 8 warps in a 2x4 grid, so each warp owns a 64x32
 // accumulator (4x4 mma.sync.m16n8k16 tiles, 64 f32 registers per thread).
-// The operands are staged in 128*32*2 * 2 = 16 KB of XOR-swizzled shared
-// memory and read with ldmatrix.x4. Grouped raster order keeps 8 rows of
+// The operands are copied with cp.async, 3 stages deep, into XOR-swizzled
+// shared memory (16 KB per stage, plus 16 KB for the register-staged version
+// that runs when K % 8 != 0: 64 KB) and read with ldmatrix.x4. Grouped raster order keeps 8 rows of
 // blocks sharing W tiles in L2.
 //
 // Apply without editing the kernel:
@@ -17,6 +18,9 @@ module attributes {transform.with_named_sequence} {
     transform.tile.set_num_warps %k 8 : !transform.any_op
     transform.tile.set_params %k {BM = 128, BN = 128, BK = 32} : !transform.any_op
     transform.tile.mma_impl %k mma_sync : !transform.any_op
+    // Three cp.async stages: the operands of step k + 2 are in flight while
+    // step k computes (where K % 8 == 0; otherwise register staging).
+    transform.tile.pipeline %k stages 3 : !transform.any_op
     transform.tile.raster %k group_m 8 : !transform.any_op
     // 16-byte (8 x bf16) loads and stores where the rows are aligned,
     // checked at run time. The epilogue (bias, gelu, bf16 cast) runs on the

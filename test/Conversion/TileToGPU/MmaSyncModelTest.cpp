@@ -28,7 +28,8 @@ using namespace kbench::gpu_lowering;
 namespace {
 
 TEST(MmaSyncSwizzle, IsABijection) {
-  for (int64_t rowElems : {16, 32, 48, 64, 128, 256}) {
+  // Rows of K, M or N: multiples of 16 elements.
+  for (int64_t rowElems = 16; rowElems <= 512; rowElems += 16) {
     int64_t rows = 64;
     std::set<int64_t> seen;
     for (int64_t r = 0; r < rows; ++r)

@@ -68,7 +68,8 @@ tile.kernel @smem(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
 
 // -----
 
-// A pipelined mma_sync K loop needs cp.async stages, not lowered yet.
+// The cp.async pipeline copies 16-byte chunks, one or more per thread: an
+// 8x16 B tile has 16 chunks for 32 threads.
 tile.kernel @stages(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                     %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                     %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
@@ -81,7 +82,7 @@ tile.kernel @stages(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
   %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
   %z = arith.constant dense<0.0> : tensor<16x8xf32>
-  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 2: tile-to-gpu does not pipeline mma_sync K loops yet (cp.async stages are not lowered); use stages 1}}
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 2: the cp.async pipeline copies 16-byte chunks, and the 16x16 and 8x16 operand tiles do not split evenly over 32 threads; raise BM, BN or BK, or lower num_warps; use stages 1}}
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x8xf32>) {
     %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
     %b = tile.load %Bv[%n, %k] : !tile.part<8x16xbf16, pad = zero> -> tensor<8x16xbf16>
@@ -89,5 +90,57 @@ tile.kernel @stages(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
     scf.yield %r : tensor<16x8xf32>
   } {tile.pipeline_stages = 2}
   tile.store %acc, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
+
+// -----
+
+// B given as KxN (no transpose_b) is not a row of K in memory.
+tile.kernel @stages_layout(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                           %B: memref<?x?xbf16> {tile.dims = ["K", "N"]},
+                           %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Cv = tile.partition %C tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x16xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 4: the cp.async pipeline copies operand rows of K as they are in memory, so A must be MxK (no transpose_a) and B NxK (transpose_b); use stages 1}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x16xf32>) {
+    %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %b = tile.load %Bv[%k, %n] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %r = tile.mma %a, %b, %s impl(mma_sync) : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    scf.yield %r : tensor<16x16xf32>
+  } {tile.pipeline_stages = 4}
+  tile.store %acc, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+
+// -----
+
+// Five stages are out of range.
+tile.kernel @stages_range(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                          %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                          %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Cv = tile.partition %C tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x16xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 5 is out of range for impl = mma_sync: use 1 to 4}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x16xf32>) {
+    %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %b = tile.load %Bv[%n, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %r = tile.mma %a, %b, %s impl(mma_sync) {transpose_b} : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    scf.yield %r : tensor<16x16xf32>
+  } {tile.pipeline_stages = 5}
+  tile.store %acc, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }

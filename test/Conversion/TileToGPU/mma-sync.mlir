@@ -47,17 +47,17 @@ tile.kernel @mma_sync_once(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
 
 // -----
 
-// f16 operands in a K loop, A transposed (KxM): the store transposes A
-// element by element into its [m][k] buffer; f16 fragments feed mma.sync as
-// vector<2xf16> (no bitcast); a barrier after the mma protects the buffers
+// f16 operands in a K loop, A transposed (KxM): A keeps its rows of M in
+// shared memory and is read with ldmatrix.trans; f16 fragments feed mma.sync
+// as vector<2xf16> (no bitcast); a barrier after the mma protects the buffers
 // from the next step's stores. 16x8 accumulator on one warp: one mma per
-// k16 step, its B fragment from an ldmatrix.x2.
+// k16 step, its B fragment (NxK) from an ldmatrix.x2.
 
 // CHECK-LABEL: gpu.func @mma_sync_loop_f16
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}} : memref<256xf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = false}
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: gpu.barrier
@@ -81,5 +81,35 @@ tile.kernel @mma_sync_loop_f16(%A: memref<?x?xf16> {tile.dims = ["K", "M"]},
     scf.yield %r : tensor<16x8xf32>
   }
   tile.store %acc, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
+
+// -----
+
+// B given as KxN (no transpose_b) with N = 32: B keeps its rows of N
+// (16-byte vector stores of the load layout's runs) and both column-tile
+// pairs come from ldmatrix.x4.trans.
+
+// CHECK-LABEL: gpu.func @mma_sync_kn
+// CHECK: vector.store %{{.*}} : memref<512xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<256xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<512xbf16
+// CHECK: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<512xbf16
+// CHECK-COUNT-4: nvvm.mma.sync
+tile.kernel @mma_sync_kn(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                         %B: memref<?x?xbf16> {tile.dims = ["K", "N"]},
+                         %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 16, BN = 32, BK = 16, num_warps = 1, vector_width = 8} requires ["K <= BK"] {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BK, BN] pad(zero) : memref<?x?xbf16> -> !tile.part<16x32xbf16, pad = zero>
+  %Cv = tile.partition %C tile [BM, BN] : memref<?x?xf32> -> !tile.part<16x32xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x32xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+  %b = tile.load %Bv[%c0, %n] : !tile.part<16x32xbf16, pad = zero> -> tensor<16x32xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x32xf32>
+  %c = tile.mma %a, %b, %z impl(mma_sync) : tensor<16x16xbf16>, tensor<16x32xbf16> -> tensor<16x32xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<16x32xf32>, !tile.part<16x32xf32>
   tile.return
 }

@@ -1,6 +1,10 @@
 // RUN: kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.ptx -o /dev/null
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// The same kernel with a 3-stage cp.async K loop (the tasks' default).
+// RUN: sed 's/^  }$/  } {tile.pipeline_stages = 3}/' %s | kbench-opt --tile-to-gpu --kbench-gpu-to-ptx=ptx-file=%t.3.ptx -o /dev/null
+// RUN: FileCheck %s --check-prefix=STAGES < %t.3.ptx
+// RUN: %if ptxas %{ sed 's/^  }$/  } {tile.pipeline_stages = 3}/' %s | kbench-opt --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.3.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS3 %}
 
 // matmul_bf16's default configuration (tasks/matmul_bf16): 128x128x32 bf16
 // tile on 8 warps (2x4 warp grid, 64x32 per warp), impl = mma_sync. Through
@@ -17,6 +21,15 @@
 // CHECK-NOT: mma.sync
 // CHECK: bar.sync 0;
 // PTXAS: remark: ptxas sm_90a: kernel 'matmul_bf16' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 16384 bytes static shared memory, 1 barriers
+// STAGES: .visible .entry matmul_bf16(
+// STAGES: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// STAGES: cp.async.commit_group;
+// STAGES: cp.async.wait_group 2;
+// STAGES: bar.sync 0;
+// STAGES: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// STAGES-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// STAGES: cp.async.wait_group 0;
+// PTXAS3: remark: ptxas sm_90a: kernel 'matmul_bf16' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
 tile.kernel @matmul_bf16(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                          %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                          %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})

@@ -7,13 +7,17 @@
 // The model (docs/gpu-lowering.md, "impl = mma_sync"):
 //   - the CTA's warps form a warpsM x warpsN grid; each warp owns
 //     M / (16 warpsM) x N / (8 warpsN) mma.sync.m16n8k16 tiles;
-//   - A is staged in shared memory as rows of K (A[m][k]) and B as rows of
-//     K (B[n][k]), so that non-transposed ldmatrix gives both fragments; a
-//     transposed operand is transposed by the register-to-shared store;
+//   - A (MxK) and B (NxK) are staged in shared memory as rows of K and read
+//     with ldmatrix; A given KxM and B given KxN keep their rows of M or N
+//     and are read with ldmatrix.trans (a KxN B with N not a multiple of 16
+//     is transposed by the register-to-shared store instead);
 //   - a row of K 16-bit elements is cut in 16-byte chunks; chunk bits 3..5 of
 //     the linear element offset are XORed with a key from the row so that the
 //     eight row addresses of one ldmatrix 8x8 matrix hit eight different
-//     16-byte bank groups (mmaSyncSwizzle).
+//     16-byte bank groups (mmaSyncSwizzle);
+//   - a K loop with 2..4 pipeline stages copies the operand tiles with
+//     cp.async when A is MxK, B NxK (transpose_b), the views are zero-padded
+//     and the 16-byte chunks split evenly over the threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +34,8 @@ namespace kbench::gpu_lowering {
 
 /// The mma.sync instruction shape (m16n8k16, 16-bit operands).
 inline constexpr int64_t kMmaSyncM = 16, kMmaSyncN = 8, kMmaSyncK = 16;
-/// Pipeline depths an mma_sync K loop may ask for; only 1 lowers today.
+/// Pipeline depths an mma_sync K loop may ask for: 1 (register staging) or
+/// 2..4 cp.async stages.
 inline constexpr int64_t kMmaSyncMaxStages = 4;
 
 /// How the CTA's warps split an M x N accumulator.
@@ -47,7 +52,8 @@ struct MmaSyncWarpGrid {
 std::optional<MmaSyncWarpGrid> getMmaSyncWarpGrid(int64_t m, int64_t n,
                                                   int64_t numWarps);
 
-/// Shared-memory bytes the lowering stages the operands of `op` in.
+/// Shared-memory bytes the lowering stages the operands of `op` in, per
+/// stage.
 int64_t getMmaSyncSharedBytes(tile::MmaOp op);
 
 /// Why tile-to-gpu cannot lower `op` as mma_sync with `numWarps` warps in a

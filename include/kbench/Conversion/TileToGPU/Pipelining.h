@@ -25,8 +25,12 @@ namespace kbench::gpu_lowering {
 inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
     "tile.pipeline_stages";
 
-/// The mma of a loop whose body only loads the two operands of one simt
-/// tile.mma that accumulates into the loop's single iter_arg, or null.
+/// The mma of a loop whose body only loads the two operands of one tile.mma
+/// (any impl) that accumulates into the loop's single iter_arg, or null.
+tile::MmaOp getMmaLoopMma(mlir::scf::ForOp op);
+
+/// getMmaLoopMma when that mma is simt (the SIMT double-buffered loop of
+/// MmaLowering.cpp), or null.
 tile::MmaOp getPipelinableMma(mlir::scf::ForOp op);
 
 /// Whether the lowering can pipeline `op` with `numWarps` warps: the loop

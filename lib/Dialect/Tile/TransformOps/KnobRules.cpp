@@ -283,9 +283,16 @@ static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
   return std::nullopt;
 }
 
+bool kbench::transform::isPipelineTarget(scf::ForOp loop) {
+  if (gpu_lowering::getPipelinableMma(loop))
+    return true;
+  MmaOp mma = gpu_lowering::getMmaLoopMma(loop);
+  return mma && mma.getImplKind() == MmaImpl::mma_sync;
+}
+
 std::optional<KnobFailure>
 kbench::transform::checkPipelinableLoop(scf::ForOp loop, StringRef what) {
-  if (gpu_lowering::getPipelinableMma(loop))
+  if (isPipelineTarget(loop))
     return std::nullopt;
   return KnobFailure{
       (what + ": this scf.for is not a K loop tile-to-gpu can pipeline; its "
@@ -301,7 +308,7 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
                                        int64_t numWarps) {
   if (std::optional<std::string> range =
           checkKnobValue(Knob::PipelineStages, stages))
-    return KnobFailure{*range + "; use 1 (off) or 2", loop.getLoc(),
+    return KnobFailure{*range + "; use 1 (off) to 4", loop.getLoc(),
                        "this scf.for"};
   if (stages == 1)
     return std::nullopt;
@@ -311,13 +318,21 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
     if (mma.getImplKind() == MmaImpl::mma_sync)
       mmaSync = mma;
   });
-  if (mmaSync)
+  if (mmaSync) {
     if (std::optional<std::string> why =
             gpu_lowering::whyNotMmaSync(mmaSync, numWarps, stages))
       return KnobFailure{*why, loop.getLoc(), "this scf.for"};
+    return std::nullopt;
+  }
   std::string what = llvm::formatv("tile.pipeline_stages = {0}", stages);
   if (std::optional<KnobFailure> failure = checkPipelinableLoop(loop, what))
     return failure;
+  if (stages > 2)
+    return KnobFailure{
+        what + ": the SIMT K loop double-buffers with synchronous loads, so "
+               "it takes 1 or 2 stages; deeper pipelines are cp.async stages "
+               "of impl = mma_sync K loops (transform.tile.mma_impl)",
+        loop.getLoc(), "this scf.for"};
   if (gpu_lowering::isPipelinableMmaLoop(loop, numWarps))
     return std::nullopt;
   ArrayRef<int64_t> acc = gpu_lowering::getPipelinableMma(loop)

@@ -76,6 +76,11 @@ retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);
 
+/// Whether `loop` is a K loop transform.tile.pipeline may set a depth on: the
+/// SIMT shape (gpu_lowering::getPipelinableMma) or a K loop of one mma_sync
+/// tile.mma (whose depth rules are gpu_lowering::whyNotMmaSync's).
+bool isPipelineTarget(mlir::scf::ForOp loop);
+
 /// Fails unless `loop` has the shape of a K loop tile-to-gpu can pipeline
 /// (gpu_lowering::getPipelinableMma); `what` starts the message.
 std::optional<KnobFailure> checkPipelinableLoop(mlir::scf::ForOp loop,

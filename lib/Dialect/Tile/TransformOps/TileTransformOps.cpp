@@ -404,7 +404,7 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
       continue;
     }
     kernel.walk([&](scf::ForOp loop) {
-      if (gpu_lowering::getPipelinableMma(loop))
+      if (isPipelineTarget(loop))
         loops[kernel].push_back(loop);
     });
     if (loops[kernel].empty()) {

@@ -233,28 +233,29 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// An mma_sync K loop is not pipelined (cp.async stages are not lowered).
+// A cp.async stage copies 16-byte chunks, at least one per thread: the 16x16
+// tiles have 32 chunks for 128 threads.
 module attributes {transform.with_named_sequence} {
   tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                  %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
-      params {BM = 64, BN = 64, BK = 32, num_warps = 4} {
+      params {BM = 16, BN = 16, BK = 16, num_warps = 2} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
-    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
-    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
-    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
-    %nk = tile.num_tiles %Xv[1] : !tile.part<64x32xbf16, pad = zero>
-    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<16x16xf32>
+    %m, %n = tile.grid %Yv : !tile.part<16x16xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<16x16xbf16, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<16x16xf32>
     // expected-note @below {{this scf.for}}
-    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
-      %x = tile.load %Xv[%m, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
-      %w = tile.load %Wv[%n, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
-      %r = tile.mma %x, %w, %a {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
-      scf.yield %r : tensor<64x64xf32>
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<16x16xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+      %r = tile.mma %x, %w, %a {transpose_b} : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+      scf.yield %r : tensor<16x16xf32>
     }
-    tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.store %acc, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
     tile.return
   }
 
@@ -262,7 +263,7 @@ module attributes {transform.with_named_sequence} {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.tile.mma_impl %k mma_sync : !transform.any_op
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: tile-to-gpu does not pipeline mma_sync K loops yet (cp.async stages are not lowered); use stages 1}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: the cp.async pipeline copies 16-byte chunks, and the 16x16 and 16x16 operand tiles do not split evenly over 64 threads; raise BM, BN or BK, or lower num_warps; use stages 1}}
     transform.tile.pipeline %loop stages 2 : !transform.any_op
     transform.yield
   }

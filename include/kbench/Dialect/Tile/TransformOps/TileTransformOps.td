@@ -167,21 +167,25 @@ def PipelineOp : Tile_TransformOp<"pipeline"> {
     ```
     Stores `tile.pipeline_stages` on each target K loop, the attribute
     tile-to-gpu consumes: 1 lowers a plain loop, 2 double-buffers the mma
-    operands in shared memory (docs/gpu-lowering.md). tile-plan-pipelining
+    operands in shared memory (docs/gpu-lowering.md); an mma_sync K loop
+    takes 2 to 4 cp.async stages. tile-plan-pipelining
     keeps an explicit choice; without one it picks 2 for every loop it can
     pipeline. The value is an integer or a `!transform.param<i64>`.
 
     `%target` holds `scf.for` ops inside a `tile.kernel`, or `tile.kernel`
     ops, which stand for all their K loops. A K loop is one tile-to-gpu can
-    pipeline: its body only loads the two operands of one simt `tile.mma`
-    that accumulates into the loop's single iter_arg. If any loop fails,
-    every loop of the handle is restored.
+    pipeline: its body only loads the two operands of one simt or mma_sync
+    `tile.mma` that accumulates into the loop's single iter_arg. If any loop
+    fails, every loop of the handle is restored.
 
     Fails silenceably when the handle is empty; a target is neither an
     `scf.for` nor a `tile.kernel`, or lies outside a kernel; a target loop is
-    not a K loop, or a target kernel has none; the value is not 1 or 2 (more
-    stages need async copies, not lowered yet); or, for 2, the accumulator
-    does not split into micro-tiles over the kernel's num_warps. Later
+    not a K loop, or a target kernel has none; the value is not in 1..4, or
+    above 2 for a simt loop (synchronous double buffering only); for 2 on a
+    simt loop, the accumulator does not split into micro-tiles over the
+    kernel's num_warps; for 2..4 on an mma_sync loop, the cp.async rules of
+    MmaSyncRules.h fail (A MxK, B NxK, zero-padded views, 16-byte chunks
+    that split evenly over the threads, shared memory). Later
     set_num_warps and set_params ops recheck the recorded depths.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
@@ -339,10 +343,10 @@ def MmaImplOp : Tile_TransformOp<"mma_impl"> {
     for `mma_sync`, the operands are not bf16 or f16 with an f32 accumulator
     (f32 operands would need tf32, which no task opts into), a tile size is
     not a multiple of the m16n8k16 shape, the accumulator does not split over
-    num_warps into warp tiles of 16-row and 8-column multiples, the K loop
-    asks for more than 1 pipeline stage, or the staged operands exceed the
-    shared memory of one CTA. Later set_num_warps, set_params and pipeline
-    ops recheck these rules.
+    num_warps into warp tiles of 16-row and 8-column multiples, or the staged
+    operands exceed the shared memory of one CTA. Later set_num_warps,
+    set_params and pipeline ops recheck these rules, with the cp.async ones
+    for a K loop of more than one stage.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        Tile_MmaImpl:$impl);

@@ -1,0 +1,63 @@
+// RUN: kbench-opt %s --tile-to-gpu | FileCheck %s
+
+// An mma_sync K loop with tile.pipeline_stages = 3: versioned on K % 8 == 0
+// for both operands (16-byte cp.async needs aligned rows); the aligned
+// version copies A and B with cp.async into 3 swizzled buffers each (64x32
+// bf16 = 4 KB per stage and operand: 24 KB), 2 steps ahead: a prologue of
+// two steps, then per step one issue (256 chunks of A and of B over 128
+// threads: 2 + 2 copies per thread), wait until at most 2 newer groups are
+// pending, barrier, ldmatrix + mma.sync from this step's buffer, barrier.
+// After the loop every group is waited for. The unaligned version is the
+// register-staged loop of impl = mma_sync.
+
+// CHECK-LABEL: gpu.func @pipelined
+// CHECK-DAG: %[[AS:.*]] = memref.view %{{.*}} to memref<6144xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[BS:.*]] = memref.view %{{.*}} to memref<6144xbf16, #gpu.address_space<workgroup>>
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK: arith.remui %{{.*}}, %c8
+// CHECK: scf.if
+// Prologue: steps 0 and 1.
+// CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %c0{{.*}}) -> (vector<32xf32>, index)
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 2
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[AS]]
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: } else {
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: scf.for
+// CHECK: vector.store
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+tile.kernel @pipelined(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                       %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                       %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 64, BN = 64, BK = 32, num_warps = 4, vector_width = 8} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+  %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+  %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<64x32xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %w = tile.load %Wv[%n, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %r = tile.mma %x, %w, %a impl(mma_sync) {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    scf.yield %r : tensor<64x64xf32>
+  } {tile.pipeline_stages = 3}
+  tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+  tile.return
+}
