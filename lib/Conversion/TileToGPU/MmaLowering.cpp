@@ -28,7 +28,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -237,6 +236,23 @@ static Value joinRows(OpBuilder &b, Location loc, ArrayRef<Value> rows,
   return acc;
 }
 
+void LoopStepEmitter::emitStep(Value iv) {
+  mapping.map(inductionVar, iv);
+  for (Operation &inner : body.without_terminator()) {
+    if (isa<tile::LoadOp, tile::MmaOp>(inner))
+      continue;
+    for (Value operand : inner.getOperands())
+      mapping.map(operand, lookup(operand));
+    rewriter.clone(inner, mapping);
+  }
+}
+
+Value LoopStepEmitter::lookup(Value v) const {
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  return rewriter.getRemappedValue(v);
+}
+
 namespace {
 /// tile.mma with impl = simt.
 struct MmaSimtLowering : KernelPattern<tile::MmaOp> {
@@ -318,26 +334,12 @@ PipelinedMmaLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   Value bufA = ctx.allocShared(b, p->type, 2 * sizeA);
   Value bufB = ctx.allocShared(b, p->type, 2 * sizeB);
 
-  // The body's scalar ops are re-emitted per step with the induction
-  // variable bound to that step; values from outside the loop are the
-  // converted ones.
-  IRMapping mapping;
-  auto lookup = [&](Value v) {
-    if (Value mapped = mapping.lookupOrNull(v))
-      return mapped;
-    return rewriter.getRemappedValue(v);
-  };
+  LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
+  auto lookup = [&](Value v) { return steps.lookup(v); };
   // Loads both operand tiles of step `iv`.
   auto loadOperands =
       [&](Value iv) -> FailureOr<std::pair<TileValue, TileValue>> {
-    mapping.map(op.getInductionVar(), iv);
-    for (Operation &inner : op.getBody()->without_terminator()) {
-      if (isa<tile::LoadOp, tile::MmaOp>(inner))
-        continue;
-      for (Value operand : inner.getOperands())
-        mapping.map(operand, lookup(operand));
-      rewriter.clone(inner, mapping);
-    }
+    steps.emitStep(iv);
     auto load = [&](tile::LoadOp load,
                     const Layout &layout) -> FailureOr<TileValue> {
       FailureOr<View> view =

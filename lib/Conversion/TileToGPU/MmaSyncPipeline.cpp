@@ -32,7 +32,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -136,28 +135,14 @@ MmaSyncPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   int64_t chunksPerRow = p->k / 8;
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
 
-  // The scalar ops of the body are re-emitted per issued step with the
-  // induction variable bound to it; values from outside the loop are the
-  // converted ones.
-  IRMapping mapping;
-  auto lookup = [&](Value v) {
-    if (Value mapped = mapping.lookupOrNull(v))
-      return mapped;
-    return rewriter.getRemappedValue(v);
-  };
+  LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
+  auto lookup = [&](Value v) { return steps.lookup(v); };
   Value ub = adaptor.getUpperBound();
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   // Issues the copies of step `iv` into stage buffer `stage` and commits
   // them as one group.
   auto issue = [&](Value iv, Value stage) {
-    mapping.map(op.getInductionVar(), iv);
-    for (Operation &inner : op.getBody()->without_terminator()) {
-      if (isa<tile::LoadOp, tile::MmaOp>(inner))
-        continue;
-      for (Value operand : inner.getOperands())
-        mapping.map(operand, lookup(operand));
-      rewriter.clone(inner, mapping);
-    }
+    steps.emitStep(iv);
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
     auto copyTile = [&](tile::LoadOp load, const View &view, int64_t rows,

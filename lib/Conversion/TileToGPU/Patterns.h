@@ -42,6 +42,7 @@
 #include "KernelContext.h"
 #include "TypeConverter.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace kbench::gpu_lowering {
@@ -116,6 +117,31 @@ void populateMmaSyncPipelinePatterns(const TileTypeConverter &converter,
 void populateTileToGPUPatterns(const TileTypeConverter &converter,
                                KernelContext &ctx,
                                mlir::RewritePatternSet &patterns);
+
+/// The body of a pipelined K loop re-emitted for one step at a time: its
+/// scalar ops (all but the tile.load and tile.mma ops) cloned with the
+/// induction variable bound to the step being issued, so that the operands
+/// of a later step can be loaded while an earlier one computes. Shared by
+/// the simt pipeline (MmaLowering.cpp) and the cp.async pipeline
+/// (MmaSyncPipeline.cpp); defined in MmaLowering.cpp.
+class LoopStepEmitter {
+public:
+  LoopStepEmitter(mlir::Block &body, mlir::Value inductionVar,
+                  mlir::ConversionPatternRewriter &rewriter)
+      : body(body), inductionVar(inductionVar), rewriter(rewriter) {}
+
+  /// Clones the body's scalar ops at the insertion point for step `iv`.
+  void emitStep(mlir::Value iv);
+  /// `v` as of the last emitted step: the clone of a body value, else the
+  /// converted value of one from outside the loop.
+  mlir::Value lookup(mlir::Value v) const;
+
+private:
+  mlir::Block &body;
+  mlir::Value inductionVar;
+  mlir::ConversionPatternRewriter &rewriter;
+  mlir::IRMapping mapping;
+};
 
 /// The message for an op no pattern lowers.
 mlir::InFlightDiagnostic emitUnsupported(mlir::Operation *op);
