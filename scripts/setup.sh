@@ -12,6 +12,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   nlohmann-json3-dev libtorch-dev python3-torch googletest libgtest-dev
   libsqlite3-dev sqlite3 libcurl4-openssl-dev
+  postgresql libpq-dev
   clang-22 libclang-rt-22-dev
 )
 

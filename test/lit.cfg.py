@@ -72,3 +72,22 @@ if shutil.which("node") and os.path.isdir(os.path.join(config.kbench_src_root, "
 # cannot run there, as ASan reserves terabytes of shadow address space.
 if lit_config.params.get("sanitizer") == "asan":
     config.available_features.add("asan")
+
+# Debian's postgresql server (scripts/setup.sh installs it): the archive and
+# queue tests also run against a throwaway PostgreSQL server started by
+# scripts/pg-cluster.sh: `postgres`, %pg_cluster. As root the server runs as
+# the package's `postgres` user.
+import glob
+import pwd
+def _postgres_user_ok():
+    if os.getuid() != 0:
+        return True
+    try:
+        pwd.getpwnam("postgres")
+        return True
+    except KeyError:
+        return False
+if glob.glob("/usr/lib/postgresql/*/bin/initdb") and _postgres_user_ok():
+    config.available_features.add("postgres")
+config.substitutions.append(("%pg_cluster", os.path.join(config.kbench_src_root, "scripts", "pg-cluster.sh")))
+llvm_config.add_tool_substitutions(["kbench-worker"], tool_dirs)

@@ -14,7 +14,7 @@
 #include "Pipeline.h"
 #include "kbench/Driver/Driver.h"
 #include "kbench/Mcp/Admission.h"
-#include "kbench/Search/Archive.h"
+#include "kbench/Archive/Archive.h"
 #include "kbench/Search/Engine.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -77,7 +77,7 @@ static std::unique_ptr<search::Archive> openArchive(llvm::StringRef file) {
   if (!fs::exists(file))
     return nullptr;
   std::string error;
-  return search::Archive::open(file, error);
+  return search::Archive::open(file.str(), error);
 }
 
 std::optional<json::Object> findBestOfTask(const Workspace &workspace,

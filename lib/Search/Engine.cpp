@@ -366,6 +366,10 @@ Engine::Outcome Engine::confirmElites(std::string &error) {
       return Outcome::Error;
     byName.erase(it);
   }
+  if (!byName.empty() && evaluator.pending()) {
+    pending = round.name;
+    return Outcome::Pending;
+  }
   if (!byName.empty()) {
     error = "the evaluator returned no full-protocol report for " +
             byName.begin()->first;
@@ -547,6 +551,12 @@ Engine::Outcome Engine::runRounds(std::string &error) {
           return Outcome::Error;
         byName.erase(it);
         report(round, false);
+      }
+      if (!byName.empty() && evaluator.pending()) {
+        // Reports stopped coming (the queue's workers are gone): what came
+        // is archived; --resume collects the rest.
+        pending = evalRound.name;
+        return Outcome::Pending;
       }
       if (!byName.empty()) {
         error = "the evaluator returned no report for " + byName.begin()->first;

@@ -143,9 +143,10 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
       "Search a task's schedule space (schedules/space.mlir, else a default space\n"
       "derived from the kernel's params) with MAP-Elites; every candidate is\n"
       "filtered (constraints, transform legality, IR dedupe, tile-verify, ptxas\n"
-      "spills), evaluated and archived in SQLite (docs/search.md). Exit 0 when\n"
-      "the budget is spent or the space has nothing new, 3 when a round waits\n"
-      "for another machine (--rounds-dir without --evaluator-cmd), 1 on errors.");
+      "spills), evaluated and archived in SQLite or PostgreSQL (docs/search.md).\n"
+      "Exit 0 when the budget is spent or the space has nothing new, 3 when a\n"
+      "round waits for another machine (--rounds-dir without --evaluator-cmd,\n"
+      "or --queue-wait ran out), 1 on errors.");
   cl.addPositional(&taskDir, "TASK_DIR", "a task folder");
   cl.addChoice("target", &target, "TARGET", {"sm_90a", "host"},
                "sm_90a or host (default: sm_90a when a GPU is present, else host)");
@@ -154,8 +155,10 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   cl.addInt("round-size", &options.roundSize, "N", "candidates per round (default 8)", 1);
   cl.addInt("jobs", &options.jobs, "N",
             "threads compiling candidates (default 2); results do not depend on it", 1);
-  cl.addString("archive", &archivePath, "FILE",
-               "SQLite archive (default: <task>-search.db)");
+  cl.addString("archive", &archivePath, "ARCHIVE",
+               "an SQLite file (default: <task>-search.db) or postgresql:NAME "
+               "(the schema kbench_NAME of the PostgreSQL database that PGHOST, "
+               "PGPORT, PGUSER, PGPASSWORD and PGDATABASE name)");
   cl.addFlag("resume", &resume, "continue the search in --archive");
   cl.addString("work-dir", &workDir, "DIR", "bundles and reports (default: ARCHIVE.d)");
   cl.addString("space", &spacePath, "FILE",
@@ -193,6 +196,16 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                "write each round to DIR/round-NNNN for evaluation elsewhere");
   cl.addString("evaluator-cmd", &evaluatorCmd, "CMD",
                "with --rounds-dir: run 'CMD ROUND_DIR' to evaluate a round");
+  bool queue = false;
+  double queueWait = 0;
+  cl.addFlag("queue", &queue,
+             "enqueue each round in the archive for kbench-worker processes "
+             "(on this or any machine that reaches the archive) instead of "
+             "running kbench-run here");
+  cl.addPositiveNumber("queue-wait", &queueWait, "SECONDS",
+                       "with --queue: stop (exit 3, --resume goes on) when no "
+                       "result comes for this long (default: wait)",
+                       "seconds");
   cl.addString("export", &exportPath, "FILE",
                "write the best schedule (knobs resolved) with its provenance");
   cl.addFlag("json", &json, "print the outcome and the best candidate as JSON");
@@ -213,6 +226,10 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   options.timing = timing;
   if (!cl.wasGiven("confirm"))
     options.confirm = timing == "none" || fitness == "model" ? 0 : 4;
+  if (queue && !roundsDir.empty())
+    return cl.usageError("--queue and --rounds-dir are two ways to evaluate; give one");
+  if (cl.wasGiven("queue-wait") && !queue)
+    return cl.usageError("--queue-wait needs --queue");
   if (!evaluatorCmd.empty() && roundsDir.empty())
     return cl.usageError("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
   std::optional<LLMProposer> llm;
@@ -290,8 +307,11 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                              .str();
   if (archivePath.empty())
     archivePath = taskName + "-search.db";
-  bool existed = fs::exists(archivePath);
-  llvm::StringRef archiveFolder = path::parent_path(archivePath);
+  bool postgres = Database::isPostgres(archivePath);
+  // A PostgreSQL archive always "exists"; whether it holds this search is
+  // told by its run record below.
+  bool existed = postgres || fs::exists(archivePath);
+  llvm::StringRef archiveFolder = postgres ? "" : path::parent_path(archivePath);
   if (!existed && !archiveFolder.empty())
     if (std::error_code ec = fs::create_directories(archiveFolder))
       return fail("cannot create the folder of --archive " + archivePath + ": " +
@@ -304,6 +324,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   RunRecord run{taskName, target, sha256(spaceText), fitness, "", int64_t(seed),
                 options.roundSize, options.budget, strategy, start, score};
   std::optional<RunRecord> stored = archive->getRun();
+  if (resume && !stored)
+    return fail("--resume: the archive " + archivePath + " holds no search to resume");
   if (stored && !resume)
     return fail("the archive " + archivePath +
                 " already holds a search; pass --resume to continue it or "
@@ -319,7 +341,10 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
       return fail(error);
   }
 
-  options.workDir = workDir.empty() ? archivePath + ".d" : workDir;
+  if (workDir.empty())
+    workDir = postgres ? "kbench-search-" + archivePath.substr(archivePath.find(':') + 1) + ".d"
+                       : archivePath + ".d";
+  options.workDir = workDir;
   // The runner reads an evaluation copy of task.json whose heldout set is
   // the derived scoring shapes: the task's own heldout shapes stay unseen.
   llvm::SmallString<256> evalTask(options.workDir);
@@ -330,7 +355,12 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (score == "multi" && timing != "none")
     evalOptions.shapeSets.push_back("heldout");
   std::unique_ptr<Evaluator> evaluator;
-  if (!roundsDir.empty()) {
+  if (queue) {
+    llvm::SmallString<256> evalDir(options.workDir);
+    path::append(evalDir, "eval");
+    evaluator = createQueueEvaluator(evalOptions, archive->database(), evalDir,
+                                     queueWait);
+  } else if (!roundsDir.empty()) {
     evaluator = createRoundTripEvaluator(evalOptions, roundsDir, evaluatorCmd);
   } else {
     std::string runner = driver::findRunner(argv0);
@@ -420,6 +450,14 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                    << llvm::formatv("{0:F4}", full ? *best->full.fitness : *best->fitness)
                    << " (" << (full ? best->full.fitnessKind : best->fitnessKind) << ")\n";
     }
+  }
+  if (outcome == Engine::Outcome::Pending && queue) {
+    llvm::errs() << "kbench search: " << engine.pendingRound()
+                 << " waits in the queue of " << archivePath
+                 << ": no result came for " << llvm::formatv("{0}", queueWait)
+                 << " s; start workers (kbench-worker --archive " << archivePath
+                 << ") and run again with --resume\n";
+    return 3;
   }
   if (outcome == Engine::Outcome::Pending) {
     llvm::SmallString<256> folder(roundsDir);

@@ -18,7 +18,7 @@
 #ifndef KBENCH_SEARCH_ENGINE_H
 #define KBENCH_SEARCH_ENGINE_H
 
-#include "kbench/Search/Archive.h"
+#include "kbench/Archive/Archive.h"
 #include "kbench/Search/Candidate.h"
 #include "kbench/Search/Evaluator.h"
 #include "kbench/Search/Proposer.h"

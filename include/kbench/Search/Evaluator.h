@@ -6,6 +6,10 @@
 //   - local: kbench-run on this machine, one process per bundle (a faulting
 //     kernel poisons its own process only), or one `kbench-run --batch`
 //     process per round when the runner has batch mode;
+//   - queue: the round is enqueued in the archive's database as jobs that
+//     kbench-worker processes on any machine claim and evaluate
+//     (WorkQueue.h); reports come back as the workers' results are
+//     accepted;
 //   - round trip: the round is written to a folder (bundles, task.json and a
 //     batch list), a command is run on it (e.g. one that ships it to a GPU
 //     machine and back), and the reports it leaves are read. Without a
@@ -31,6 +35,8 @@
 #include <vector>
 
 namespace kbench::search {
+
+class Database;
 
 struct EvalRequest {
   std::string id;
@@ -114,6 +120,17 @@ std::unique_ptr<Evaluator> createLocalEvaluator(const EvaluatorOptions &options,
 std::unique_ptr<Evaluator>
 createRoundTripEvaluator(const EvaluatorOptions &options,
                          llvm::StringRef roundsDir, llvm::StringRef command);
+
+/// Rounds enqueued in `db` (the archive's connection) for kbench-worker:
+/// a job per bundle, and one job for all elites of a confirm round, so that
+/// one worker re-measures them on one GPU. Reports are written to
+/// workDir/<round>/<id>/report.json as they are accepted. With
+/// `waitSeconds` > 0, a round that gets no result for that long is left
+/// pending (the search stops; --resume collects the rest).
+std::unique_ptr<Evaluator> createQueueEvaluator(const EvaluatorOptions &options,
+                                                Database &db,
+                                                llvm::StringRef workDir,
+                                                double waitSeconds);
 
 /// The folder name of search round `round` ("round-0003").
 std::string roundName(int64_t round);

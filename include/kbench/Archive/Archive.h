@@ -1,19 +1,23 @@
-//===- Archive.h - The search archive in SQLite ------------------*- C++ -*-===//
+//===- Archive.h - The search archive ----------------------------*- C++ -*-===//
 //
 // Every candidate of a search, durably: its script, knob values, parents,
 // operator, IR and PTX hashes, how far it got, diagnostics, evaluation and
-// timestamps. SQLite in WAL mode; each candidate is written in its own
-// transaction the moment it is compiled and again when its report is in, so
-// `kill -9` loses at most the candidate in hand. The schema carries a
-// version (table schema_version) and is brought up to date by an ordered
-// list of migrations when an archive is opened (docs/search.md).
+// timestamps. In an SQLite file (WAL mode) or a PostgreSQL schema
+// (Database.h); each candidate is written in its own transaction the moment
+// it is compiled and again when its report is in, so `kill -9` loses at most
+// the candidate in hand. The schema carries a version and is brought up to
+// date by Schema.h's migrations when an archive is opened (docs/search.md).
+// Every operation may be re-run whole after a lost PostgreSQL connection
+// (inserts are keyed, updates idempotent), which is how a restarted server
+// costs a search nothing.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_SEARCH_ARCHIVE_H
 #define KBENCH_SEARCH_ARCHIVE_H
 
-#include "llvm/ADT/StringRef.h"
+#include "kbench/Archive/Database.h"
+#include "kbench/Archive/Schema.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,12 +25,7 @@
 #include <string>
 #include <vector>
 
-struct sqlite3;
-
 namespace kbench::search {
-
-/// The schema version this kbench writes.
-inline constexpr int kArchiveSchemaVersion = 3;
 
 /// The settings a search was started with; a resumed search must match.
 struct RunRecord {
@@ -67,8 +66,10 @@ struct CandidateRecord {
 
 class Archive {
 public:
-  /// Opens (creating if needed) and migrates the archive at `file`.
-  static std::unique_ptr<Archive> open(llvm::StringRef file, std::string &error);
+  /// Opens (creating if needed) and migrates the archive at `location`: an
+  /// SQLite file, or postgresql:NAME (Database::open).
+  static std::unique_ptr<Archive> open(const std::string &location,
+                                       std::string &error);
   ~Archive();
 
   /// The run record, if the archive holds a search.
@@ -91,13 +92,18 @@ public:
   /// Every candidate, by id.
   std::vector<CandidateRecord> candidates();
 
-  /// The schema version stored in the file.
+  /// The schema version stored in the archive.
   int schemaVersion();
 
+  /// The connection (the work queue shares it: WorkQueue.h).
+  Database &database() { return *db; }
+
 private:
-  Archive() = default;
-  bool exec(const char *sql, std::string &error);
-  sqlite3 *db = nullptr;
+  explicit Archive(std::unique_ptr<Database> db) : db(std::move(db)) {}
+  /// Runs `sql` with `params`, once more after a lost connection comes back.
+  bool run(const std::string &sql, const std::vector<SqlValue> &params,
+           std::vector<SqlRow> *rows, std::string &error);
+  std::unique_ptr<Database> db;
 };
 
 } // namespace kbench::search
