@@ -65,7 +65,14 @@ std::unique_ptr<Database> Database::open(const std::string &location,
             "after 'postgresql:' (it names the schema kbench_NAME)";
     return nullptr;
   }
+#if KBENCH_ARCHIVE_POSTGRES
   return openPostgresDatabase(name, error);
+#else
+  error = "the archive '" + location +
+          "' is a PostgreSQL archive, and this kbench was built without libpq "
+          "(install libpq-dev and rebuild)";
+  return nullptr;
+#endif
 }
 
 bool Database::batch(const std::vector<SqlStatement> &statements,

@@ -126,6 +126,19 @@ bool WorkQueue::enqueue(const JobSpec &spec, int64_t &jobId, std::string &error)
       error);
 }
 
+bool WorkQueue::jobOf(const std::string &roundName, const std::string &requestId,
+                      std::optional<int64_t> &jobId, std::string &error) {
+  std::vector<SqlRow> rows;
+  if (!db->queryRetrying("SELECT b.job_id FROM job_bundles b JOIN jobs j ON "
+                         "j.id = b.job_id WHERE j.round_name = ? AND b.request_id = ?",
+                         {roundName, requestId}, &rows, error))
+    return false;
+  jobId.reset();
+  if (!rows.empty() && rows[0][0])
+    jobId = toInteger(rows[0][0]);
+  return true;
+}
+
 std::optional<Claim> WorkQueue::claim(const std::string &worker,
                                       double leaseSeconds, std::string &error) {
   error.clear();

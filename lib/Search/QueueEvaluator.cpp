@@ -17,6 +17,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -64,16 +65,17 @@ bool readBundle(llvm::StringRef dir, JobBundle &bundle, std::string &error) {
 class QueueEvaluator : public Evaluator {
 public:
   QueueEvaluator(const EvaluatorOptions &options, Database &db,
-                 llvm::StringRef workDir, double waitSeconds)
+                 llvm::StringRef workDir, double waitSeconds, size_t bundlesPerJob)
       : options(options), queue(db), workDir(workDir.str()),
-        waitSeconds(waitSeconds),
+        waitSeconds(waitSeconds), bundlesPerJob(std::max<size_t>(1, bundlesPerJob)),
         description("kbench-worker processes through the queue in " + db.describe()) {}
 
   std::string describe() const override { return description; }
 
   bool submit(const EvalRound &round, llvm::ArrayRef<EvalRequest> requests,
               std::string &error) override {
-    jobIds.clear();
+    jobOf.clear();
+    unreturned.clear();
     expected.clear();
     returned.clear();
     ready.clear();
@@ -99,24 +101,41 @@ public:
       spec.taskJson = *taskJson;
       return spec;
     };
-    // The full protocol re-measures the elites on one GPU: one job.
-    bool together = round.timing == "full";
-    std::vector<JobSpec> jobs;
+    // A bundle enqueued before (a search resumed after a kill) stays in its
+    // job; the others go into jobs of bundlesPerJob, or, for the full
+    // protocol's re-measurement of the elites, into one job (one GPU).
+    std::vector<const EvalRequest *> fresh;
     for (const EvalRequest &request : requests) {
-      if (!together || jobs.empty())
-        jobs.push_back(newJob(together ? "elites" : request.id));
+      expected.insert(request.id);
+      std::optional<int64_t> existing;
+      if (!queue.jobOf(round.name, request.id, existing, error))
+        return false;
+      if (existing) {
+        jobOf[request.id] = *existing;
+        ++unreturned[*existing];
+      } else {
+        fresh.push_back(&request);
+      }
+    }
+    bool together = round.timing == "full";
+    size_t perJob = together ? std::max<size_t>(1, fresh.size()) : bundlesPerJob;
+    std::vector<JobSpec> jobs;
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      if (i % perJob == 0)
+        jobs.push_back(newJob(together ? "elites" : fresh[i]->id));
       JobBundle bundle;
-      bundle.requestId = request.id;
-      if (!readBundle(request.bundleDir, bundle, error))
+      bundle.requestId = fresh[i]->id;
+      if (!readBundle(fresh[i]->bundleDir, bundle, error))
         return false;
       jobs.back().bundles.push_back(std::move(bundle));
-      expected.insert(request.id);
     }
     for (const JobSpec &spec : jobs) {
       int64_t id = 0;
       if (!queue.enqueue(spec, id, error))
         return false;
-      jobIds.push_back(id);
+      for (const JobBundle &bundle : spec.bundles)
+        jobOf[bundle.requestId] = id;
+      unreturned[id] = spec.bundles.size();
     }
     return true;
   }
@@ -127,9 +146,15 @@ public:
     while (ready.empty()) {
       if (returned.size() >= expected.size())
         return std::nullopt;
+      // Only the jobs with results still to come: a poll never fetches a
+      // report twice.
+      std::vector<int64_t> waiting;
+      for (const auto &[id, count] : unreturned)
+        if (count > 0)
+          waiting.push_back(id);
       std::vector<AcceptedResult> results;
       std::string error;
-      if (!queue.acceptedResults(jobIds, results, error)) {
+      if (!queue.acceptedResults(waiting, results, error)) {
         llvm::errs() << "kbench search: " << error << "\n";
         isPending = true;
         return std::nullopt;
@@ -139,6 +164,7 @@ public:
         if (!expected.count(id) || returned.count(id))
           continue;
         returned.insert(id);
+        --unreturned[jobOf[id]];
         ready.push_back(toReport(accepted.result));
       }
       if (!ready.empty())
@@ -186,8 +212,10 @@ private:
   WorkQueue queue;
   std::string workDir, roundDir;
   double waitSeconds;
+  size_t bundlesPerJob;
   std::string description;
-  std::vector<int64_t> jobIds;
+  std::map<std::string, int64_t> jobOf;  ///< request id -> its job
+  std::map<int64_t, size_t> unreturned;  ///< job -> results not yet read
   std::set<std::string> expected, returned;
   std::deque<EvalReport> ready;
   bool isPending = false;
@@ -198,8 +226,10 @@ private:
 std::unique_ptr<Evaluator> createQueueEvaluator(const EvaluatorOptions &options,
                                                 Database &db,
                                                 llvm::StringRef workDir,
-                                                double waitSeconds) {
-  return std::make_unique<QueueEvaluator>(options, db, workDir, waitSeconds);
+                                                double waitSeconds,
+                                                size_t bundlesPerJob) {
+  return std::make_unique<QueueEvaluator>(options, db, workDir, waitSeconds,
+                                          bundlesPerJob);
 }
 
 } // namespace kbench::search

@@ -206,6 +206,12 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                        "with --queue: stop (exit 3, --resume goes on) when no "
                        "result comes for this long (default: wait)",
                        "seconds");
+  int bundlesPerJob = 0;
+  cl.addInt("bundles-per-job", &bundlesPerJob, "N",
+            "with --queue: bundles per job, evaluated by one kbench-run "
+            "process (default 8 on sm_90a, where a process costs about 1.5 s "
+            "of CUDA and torch start-up, 1 on host)",
+            1);
   cl.addString("export", &exportPath, "FILE",
                "write the best schedule (knobs resolved) with its provenance");
   cl.addFlag("json", &json, "print the outcome and the best candidate as JSON");
@@ -224,12 +230,16 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (timing.empty())
     timing = target == "host" ? "none" : "screen";
   options.timing = timing;
+  if (bundlesPerJob == 0)
+    bundlesPerJob = target == "host" ? 1 : 8;
   if (!cl.wasGiven("confirm"))
     options.confirm = timing == "none" || fitness == "model" ? 0 : 4;
   if (queue && !roundsDir.empty())
     return cl.usageError("--queue and --rounds-dir are two ways to evaluate; give one");
   if (cl.wasGiven("queue-wait") && !queue)
     return cl.usageError("--queue-wait needs --queue");
+  if (cl.wasGiven("bundles-per-job") && !queue)
+    return cl.usageError("--bundles-per-job needs --queue");
   if (!evaluatorCmd.empty() && roundsDir.empty())
     return cl.usageError("--evaluator-cmd needs --rounds-dir DIR (the folder it is given)");
   std::optional<LLMProposer> llm;
@@ -359,7 +369,7 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     llvm::SmallString<256> evalDir(options.workDir);
     path::append(evalDir, "eval");
     evaluator = createQueueEvaluator(evalOptions, archive->database(), evalDir,
-                                     queueWait);
+                                     queueWait, size_t(bundlesPerJob));
   } else if (!roundsDir.empty()) {
     evaluator = createRoundTripEvaluator(evalOptions, roundsDir, evaluatorCmd);
   } else {

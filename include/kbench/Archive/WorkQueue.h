@@ -24,6 +24,7 @@
 #include "kbench/Archive/Database.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +85,11 @@ public:
 
   /// Enqueues `spec` (or finds it, keyed by round and job key); its id.
   bool enqueue(const JobSpec &spec, int64_t &jobId, std::string &error);
+
+  /// The job of round `roundName` that holds bundle `requestId`, if one
+  /// was enqueued.
+  bool jobOf(const std::string &roundName, const std::string &requestId,
+             std::optional<int64_t> &jobId, std::string &error);
 
   /// Claims the oldest queued job, or one whose lease expired, for
   /// `leaseSeconds`. nullopt with an empty `error` when there is none.

@@ -122,15 +122,17 @@ createRoundTripEvaluator(const EvaluatorOptions &options,
                          llvm::StringRef roundsDir, llvm::StringRef command);
 
 /// Rounds enqueued in `db` (the archive's connection) for kbench-worker:
-/// a job per bundle, and one job for all elites of a confirm round, so that
-/// one worker re-measures them on one GPU. Reports are written to
+/// jobs of `bundlesPerJob` bundles (one kbench-run process each), and one
+/// job for all elites of a confirm round, so that one worker re-measures
+/// them on one GPU. Reports are written to
 /// workDir/<round>/<id>/report.json as they are accepted. With
 /// `waitSeconds` > 0, a round that gets no result for that long is left
 /// pending (the search stops; --resume collects the rest).
 std::unique_ptr<Evaluator> createQueueEvaluator(const EvaluatorOptions &options,
                                                 Database &db,
                                                 llvm::StringRef workDir,
-                                                double waitSeconds);
+                                                double waitSeconds,
+                                                size_t bundlesPerJob);
 
 /// The folder name of search round `round` ("round-0003").
 std::string roundName(int64_t round);
