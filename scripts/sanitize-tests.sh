@@ -56,7 +56,8 @@ log=$(mktemp)
 [ $# -gt 0 ] || set -- -s
 /usr/lib/llvm-22/bin/lit --param sanitizer=asan "$@" "$build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-count() { awk -v key="$1" '$1 == key":" { n = $2 } END { print n + 0 }' "$log"; }
+# The labels are padded to one width when some are longer ("Passed  : 9").
+count() { awk -v key="$1" '$1 == key && ($2 == ":" || $2 ~ /^:/) { v = $2 == ":" ? $3 : substr($2, 2); n = v } $1 == key":" { n = $2 } END { print n + 0 }' "$log"; }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count XPASS) ))
 skipped=$(count Unsupported)

@@ -15,7 +15,8 @@ log=$(mktemp)
 status=${PIPESTATUS[0]}
 
 # lit prints "  Passed: N", "  Failed: N", "  Unsupported: N", ... in its summary.
-count() { awk -v key="$1" '$1 == key":" { n = $2 } END { print n + 0 }' "$log"; }
+# The labels are padded to one width when some are longer ("Passed  : 9").
+count() { awk -v key="$1" '$1 == key && ($2 == ":" || $2 ~ /^:/) { v = $2 == ":" ? $3 : substr($2, 2); n = v } $1 == key":" { n = $2 } END { print n + 0 }' "$log"; }
 passed=$(count Passed)
 failed=$(( $(count Failed) + $(count Unresolved) + $(count Timed) + $(count XPASS) ))
 skipped=$(count Unsupported)

@@ -84,6 +84,20 @@ bool safeRelativePath(const std::string &path) {
   return true;
 }
 
+/// Why a job's bundle names or file paths are unsafe to write, or "".
+std::string unsafeName(const JobSpec &spec) {
+  for (const JobBundle &bundle : spec.bundles) {
+    if (!safeRelativePath(bundle.requestId) ||
+        bundle.requestId.find('/') != std::string::npos)
+      return "a bundle named '" + bundle.requestId + "', not a plain folder name";
+    for (const auto &file : bundle.files)
+      if (!safeRelativePath(file.first))
+        return "a file '" + file.first + "' of bundle " + bundle.requestId +
+               " that would leave its folder";
+  }
+  return "";
+}
+
 class Worker {
 public:
   Worker(const WorkerOptions &options, WorkQueue &queue, std::ostream &log)
@@ -177,6 +191,7 @@ private:
   /// (heartbeating meanwhile) and reads one result per bundle.
   bool evaluate(const Claim &claim, std::vector<BundleResult> &results,
                 std::string &error) {
+    materializeMs = 0;
     Clock::time_point start = Clock::now();
     const JobSpec &spec = claim.spec;
     fs::path folder = fs::absolute(fs::path(options.workDir) /
@@ -184,16 +199,20 @@ private:
                                     std::to_string(claim.token)));
     std::error_code ec;
     fs::remove_all(folder, ec);
+    // A job is data from a shared database: one whose names would leave
+    // the scratch folder is answered "bad-job" for each of its bundles, and
+    // the worker goes on (it must not take the fleet down with it).
+    if (std::string why = unsafeName(spec); !why.empty()) {
+      say("job " + std::to_string(claim.jobId) + " is refused: " + why);
+      for (const JobBundle &bundle : spec.bundles)
+        results.push_back({bundle.requestId, "bad-job", -1, "", 0});
+      return true;
+    }
     nlohmann::json bundles = nlohmann::json::array();
     for (const JobBundle &bundle : spec.bundles) {
-      if (!safeRelativePath(bundle.requestId)) {
-        error = "job " + std::to_string(claim.jobId) + " names a bundle '" +
-                bundle.requestId + "' that is not a plain folder name";
-        return false;
-      }
       fs::path dir = folder / "bundles" / bundle.requestId;
       for (const auto &[path, bytes] : bundle.files)
-        if (!safeRelativePath(path) || !writeFile(dir / path, bytes)) {
+        if (!writeFile(dir / path, bytes)) {
           error = "cannot write " + (dir / path).string() + " of job " +
                   std::to_string(claim.jobId);
           return false;
