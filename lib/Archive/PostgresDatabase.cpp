@@ -33,6 +33,7 @@ public:
   bool connect(std::string &error) {
     PQfinish(connection);
     statements_.clear(); // prepared statements live and die with a session
+    nextStatement = 0;
     // Everything from the environment; a short connect timeout unless the
     // user set one, so that a dead server is reported instead of waited on.
     std::vector<const char *> keywords = {"application_name"}, values = {"kbench"};
@@ -87,7 +88,7 @@ public:
     // most of a small server's work per claim.
     auto prepared = statements_.find(text);
     if (prepared == statements_.end()) {
-      std::string name = "kbench_" + std::to_string(statements_.size());
+      std::string name = "kbench_" + std::to_string(nextStatement++);
       PGresult *made = PQprepare(connection, name.c_str(), text.c_str(),
                                  int(pointers.size()), nullptr);
       if (!finish(made, nullptr, error))
@@ -121,7 +122,7 @@ public:
         pointers.push_back(value ? value->c_str() : nullptr);
       auto prepared = statements_.find(text);
       if (prepared == statements_.end()) {
-        std::string name = "kbench_" + std::to_string(statements_.size());
+        std::string name = "kbench_" + std::to_string(nextStatement++);
         sent = sent && PQsendPrepare(connection, name.c_str(), text.c_str(),
                                      int(pointers.size()), nullptr);
         prepared = statements_.emplace(text, name).first;
@@ -253,6 +254,9 @@ private:
   bool deferred = false;
   /// SQL text -> the name it is prepared under in this session.
   std::map<std::string, std::string> statements_;
+  /// Names are never reused within a session: a name forgotten after a
+  /// failed batch may still be prepared on the server.
+  uint64_t nextStatement = 0;
 };
 
 } // namespace
