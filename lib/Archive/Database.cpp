@@ -141,9 +141,8 @@ const DialectWord kWords[] = {
     {"{{NOW}}", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
      "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
      "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"},
+    // SQLite's BEGIN IMMEDIATE (and any write) holds its only write lock.
     {"{{SKIP_LOCKED}}", "", "FOR UPDATE SKIP LOCKED"},
-    // SQLite's BEGIN IMMEDIATE already holds the only write lock.
-    {"{{FOR_UPDATE}}", "", "FOR UPDATE"},
 };
 } // namespace
 

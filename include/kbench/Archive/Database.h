@@ -8,8 +8,7 @@
 //     PGSERVICE, ~/.pgpass): credentials never pass through flags or files
 //     kbench writes.
 // Statements use `?` placeholders and a few dialect words in double braces
-// ({{ID}}, {{EPOCH}}, {{NOW}}, {{SKIP_LOCKED}},
-// {{FOR_UPDATE}}), expanded per backend by
+// ({{ID}}, {{EPOCH}}, {{NOW}}, {{SKIP_LOCKED}}), expanded per backend by
 // expandSql(). Results come back as text (NULL as nullopt), which is how
 // both engines hand them over.
 //
