@@ -106,25 +106,36 @@ std::optional<std::string> Database::scalar(const std::string &sql,
   return rows[0][0];
 }
 
-bool Database::queryRetrying(const std::string &sql,
-                             const std::vector<SqlValue> &params,
-                             std::vector<SqlRow> *rows, std::string &error) {
+bool Database::retrying(const std::function<bool(std::string &)> &operation,
+                        std::string &error) {
   for (bool retried = false;; retried = true) {
-    if (rows)
-      rows->clear();
-    if (query(sql, params, rows, error)) {
+    if (operation(error)) {
       if (retried)
         error.clear(); // the lost connection's message is history now
       return true;
     }
-    if (!connectionLost())
+    if (!connectionLost()) {
+      rollback();
       return false;
+    }
     std::string why;
     if (!reconnect(reconnectSeconds(), why)) {
       error += "; " + why;
       return false;
     }
   }
+}
+
+bool Database::queryRetrying(const std::string &sql,
+                             const std::vector<SqlValue> &params,
+                             std::vector<SqlRow> *rows, std::string &error) {
+  return retrying(
+      [&](std::string &error) {
+        if (rows)
+          rows->clear();
+        return query(sql, params, rows, error);
+      },
+      error);
 }
 
 namespace {

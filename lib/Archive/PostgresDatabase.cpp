@@ -73,32 +73,16 @@ public:
     return finish(result, nullptr, error);
   }
 
+  /// One statement is a batch of one: prepared (once per session) and
+  /// executed in a single round trip.
   bool query(const std::string &sql, const std::vector<SqlValue> &params,
              std::vector<SqlRow> *rows, std::string &error) override {
-    std::string text = expandSql(sql);
-    std::vector<std::optional<std::string>> texts;
-    texts.reserve(params.size());
-    for (const SqlValue &value : params)
-      texts.push_back(value.asText());
-    std::vector<const char *> pointers;
-    for (const std::optional<std::string> &value : texts)
-      pointers.push_back(value ? value->c_str() : nullptr);
-    // Each statement is parsed and planned once per connection: the
-    // queue's few statements run thousands of times, and parsing them is
-    // most of a small server's work per claim.
-    auto prepared = statements_.find(text);
-    if (prepared == statements_.end()) {
-      std::string name = "kbench_" + std::to_string(nextStatement++);
-      PGresult *made = PQprepare(connection, name.c_str(), text.c_str(),
-                                 int(pointers.size()), nullptr);
-      if (!finish(made, nullptr, error))
-        return false;
-      prepared = statements_.emplace(text, name).first;
-    }
-    PGresult *result =
-        PQexecPrepared(connection, prepared->second.c_str(), int(pointers.size()),
-                       pointers.data(), nullptr, nullptr, /*resultFormat=*/0);
-    return finish(result, rows, error);
+    std::vector<std::vector<SqlRow>> answers;
+    if (!batch({{sql, params}}, rows ? &answers : nullptr, error))
+      return false;
+    if (rows)
+      rows->insert(rows->end(), answers[0].begin(), answers[0].end());
+    return true;
   }
 
   bool batch(const std::vector<SqlStatement> &statements,
@@ -108,7 +92,9 @@ public:
     if (!PQenterPipelineMode(connection))
       return finish(nullptr, nullptr, error);
     // Send everything: the statements not yet prepared in this session are
-    // prepared in the same pipeline, just before their first use.
+    // prepared in the same pipeline, just before their first use (the
+    // queue's few statements run thousands of times, and parsing them is
+    // most of a small server's work per claim).
     std::vector<std::string> newlyPrepared; // names whose Parse is in flight
     std::vector<int> kinds;                 // 0: a prepare, 1: a statement
     bool sent = true;

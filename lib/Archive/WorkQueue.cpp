@@ -66,28 +66,8 @@ std::unique_ptr<WorkQueue> WorkQueue::open(const std::string &location,
   return queue;
 }
 
-template <typename Operation>
-bool WorkQueue::retrying(Operation operation, std::string &error) {
-  for (bool retried = false;; retried = true) {
-    if (operation(error)) {
-      if (retried)
-        error.clear();
-      return true;
-    }
-    if (!db->connectionLost()) {
-      db->rollback();
-      return false;
-    }
-    std::string why;
-    if (!db->reconnect(reconnectSeconds(), why)) {
-      error += "; " + why;
-      return false;
-    }
-  }
-}
-
 bool WorkQueue::enqueue(const JobSpec &spec, int64_t &jobId, std::string &error) {
-  return retrying(
+  return db->retrying(
       [&](std::string &error) {
         std::vector<SqlRow> rows;
         if (!db->begin(error) ||
@@ -157,17 +137,10 @@ std::optional<Claim> WorkQueue::claim(const std::string &worker,
        "round_name, job_key, timing, target, shapes, timeout, task_json",
        {worker, leaseSeconds}},
       {kFilesOfHeldJob, {worker}}};
-  bool ok = false;
-  while (!(ok = db->batch(statements, &answers, error)) && db->connectionLost()) {
-    std::string why;
-    if (!db->reconnect(reconnectSeconds(), why)) {
-      error += "; " + why;
-      return std::nullopt;
-    }
-  }
-  if (!ok)
+  if (!db->retrying(
+          [&](std::string &error) { return db->batch(statements, &answers, error); },
+          error))
     return std::nullopt;
-  error.clear();
   if (answers[0].empty())
     return std::nullopt;
   const SqlRow &row = answers[0][0];
@@ -269,7 +242,7 @@ bool WorkQueue::submit(const Claim &claim, const std::string &worker,
                         {claim.jobId, claim.token, worker}});
   statements.push_back({"COMMIT", {}});
   size_t decided = statements.size() - 2;
-  return retrying(
+  return db->retrying(
       [&](std::string &error) {
         std::vector<std::vector<SqlRow>> answers;
         if (!db->batch(statements, &answers, error))

@@ -20,6 +20,7 @@
 #define KBENCH_ARCHIVE_DATABASE_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -122,8 +123,15 @@ public:
     return false;
   }
 
-  /// query(), run again once a lost connection is back (for statements
-  /// that may run twice: keyed inserts, idempotent updates, reads).
+  /// Runs `operation` (one statement, a batch or a whole transaction),
+  /// and again each time it failed because the connection was lost and
+  /// reconnect() brought it back; for operations that may run twice (keyed
+  /// inserts, idempotent updates, reads). A failure refused by SQL rolls
+  /// back whatever transaction the operation left open.
+  bool retrying(const std::function<bool(std::string &)> &operation,
+                std::string &error);
+
+  /// query() through retrying().
   bool queryRetrying(const std::string &sql, const std::vector<SqlValue> &params,
                      std::vector<SqlRow> *rows, std::string &error);
 

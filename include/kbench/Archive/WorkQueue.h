@@ -112,10 +112,6 @@ public:
 
 private:
   WorkQueue() = default;
-  /// Runs `operation` (a whole transaction) again after a lost connection
-  /// comes back.
-  template <typename Operation>
-  bool retrying(Operation operation, std::string &error);
 
   std::unique_ptr<Database> owned;
   Database *db = nullptr;
