@@ -35,10 +35,11 @@ const std::vector<KnobSpec> &getKnobTable() {
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
        "not a param): 1 is off, 2 double-buffers the mma operands, 3 and 4 "
-       "are cp.async stages of an mma_sync loop; the default 2 applies only "
+       "are cp.async stages of an mma_sync or wgmma loop; the default 2 "
+       "applies only "
        "to SIMT loops tile-to-gpu can pipeline",
-       "an mma_sync K loop runs at most 4 cp.async stages and a SIMT K loop "
-       "double-buffers with synchronous loads"},
+       "a tensor-core (mma_sync, wgmma) K loop runs at most 4 cp.async stages "
+       "and a SIMT K loop double-buffers with synchronous loads"},
       {Knob::TileSize, "", "transform.tile.set_params", /*defaultValue=*/0,
        /*min=*/1, /*max=*/kSm90aLimits.maxKnobValue, /*powerOfTwo=*/false,
        "a tile size declared in the kernel's params (BM, BN, BK, ...)",

@@ -2,7 +2,7 @@
 // accumulation, the bias and gelu applied to the f32 accumulator in registers
 // and one rounding to bf16 at the store. gelu_tanh(v) = 0.5 v (1 +
 // tanh(sqrt(2/pi) (v + 0.044715 v^3))), as torch's gelu(approximate="tanh").
-// The default schedule picks impl = mma_sync.
+// The default schedule picks impl = wgmma.
 tile.kernel @linear_bias_gelu_bf16(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                                    %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                                    %b: memref<?xbf16> {tile.dims = ["N"]},

@@ -1,7 +1,7 @@
 // y = x @ w^T with bf16 x [M, K] and w [N, K] and an f32 result: the
 // tensor-core GEMM of the suite. One BM x BN output tile per block, K loop in
 // steps of BK with zero padding for the ragged tail; the default schedule
-// picks impl = mma_sync (mma.sync.m16n8k16 with f32 accumulators).
+// picks impl = wgmma (wgmma.mma_async m64n128k16 with f32 accumulators).
 tile.kernel @matmul_bf16(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                          %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                          %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})

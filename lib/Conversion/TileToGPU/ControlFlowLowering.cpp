@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
-#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -78,15 +78,17 @@ struct UnsupportedPipelineLowering : KernelPattern<scf::ForOp> {
                       ConversionPatternRewriter &) const override {
     if (failed(checkNoViews(op)))
       return failure();
-    // An mma_sync K loop has its own depth rule (MmaSyncRules.h).
-    tile::MmaOp mmaSync;
+    // A tensor-core K loop has its impl's depth rule (MmaSyncRules.h,
+    // WgmmaRules.h).
+    tile::MmaOp tensorCoreMma;
     op.getBody()->walk([&](tile::MmaOp mma) {
-      if (mma.getImplKind() == tile::MmaImpl::mma_sync)
-        mmaSync = mma;
+      if (isTensorCoreImpl(mma.getImplKind()))
+        tensorCoreMma = mma;
     });
-    if (mmaSync)
+    if (tensorCoreMma)
       if (std::optional<std::string> why =
-              whyNotMmaSync(mmaSync, ctx.numWarps, getPipelineStages(op)))
+              whyNotTensorCore(tensorCoreMma, tensorCoreMma.getImplKind(),
+                               ctx.numWarps, getPipelineStages(op)))
         return op.emitOpError() << *why;
     return op.emitOpError(kPipelineStagesAttrName)
            << " = " << getPipelineStages(op) << " is not supported: "

@@ -107,7 +107,7 @@ Value KernelContext::divisibleBy(OpBuilder &b, Value dim, int64_t divisor) {
 void KernelContext::barrier(OpBuilder &b) { gpu::BarrierOp::create(b, loc); }
 
 Value KernelContext::allocShared(OpBuilder &b, Type elementType,
-                                 int64_t count) {
+                                 int64_t count, int64_t alignment) {
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   OpBuilder::InsertionGuard guard(b);
@@ -117,7 +117,9 @@ Value KernelContext::allocShared(OpBuilder &b, Type elementType,
         b, loc,
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-  int64_t offset = llvm::alignTo(sharedBytes, 16);
+  alignment = std::max<int64_t>(alignment, 16);
+  sharedAlignment = std::max(sharedAlignment, alignment);
+  int64_t offset = llvm::alignTo(sharedBytes, alignment);
   sharedBytes = offset + count * elementBytes(elementType);
   auto type = MemRefType::get({count}, elementType, MemRefLayoutAttrInterface(),
                               workgroup);

@@ -77,14 +77,18 @@ public:
   void barrier(mlir::OpBuilder &b);
 
   //===--- Shared memory -------------------------------------------------===//
-  /// A shared-memory buffer of `count` elements, 16-byte aligned, carved out
-  /// of the one byte buffer of the CTA (its view is hoisted).
+  /// A shared-memory buffer of `count` elements, `alignment`-byte aligned (a
+  /// power of two, at least 16), carved out of the one byte buffer of the
+  /// CTA (its view is hoisted).
   mlir::Value allocShared(mlir::OpBuilder &b, mlir::Type elementType,
-                          int64_t count);
-  /// The byte buffer all allocations are views of (null if none), and the
-  /// bytes allocated so far; the pass sizes the buffer after the patterns.
+                          int64_t count, int64_t alignment = 16);
+  /// The byte buffer all allocations are views of (null if none), the bytes
+  /// allocated so far and the largest alignment asked for; the pass sizes
+  /// the buffer after the patterns and, beyond 16 bytes, aligns its base at
+  /// run time (alignSharedBase).
   mlir::Value sharedBase;
   int64_t sharedBytes = 0;
+  int64_t sharedAlignment = 16;
 
   //===--- Errors --------------------------------------------------------===//
   /// Set once a pattern has reported an error: the conversion then stops

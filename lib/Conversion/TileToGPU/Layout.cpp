@@ -210,12 +210,9 @@ std::optional<Layout> kbench::gpu_lowering::getMmaLayout(int64_t m, int64_t n,
   return layout;
 }
 
-std::optional<Layout>
-kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n,
-                                       int64_t numWarps) {
-  std::optional<MmaSyncWarpGrid> grid = getMmaSyncWarpGrid(m, n, numWarps);
-  if (!grid)
-    return std::nullopt;
+/// The mma.sync C fragment repeated over a warpsM x warpsN warp grid.
+static Layout getFragmentLayout(int64_t m, int64_t n, int64_t numWarps,
+                                int64_t warpsM, int64_t warpsN) {
   Layout layout;
   layout.numWarps = numWarps;
   DimLayout rows, cols;
@@ -223,16 +220,33 @@ kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n,
   rows.perThread = 1;
   rows.lanes = 8;
   rows.laneStride = 4;
-  rows.warps = grid->warpsM;
+  rows.warps = warpsM;
   rows.warpStride = 1;
   cols.size = n;
   cols.perThread = 2;
   cols.lanes = 4;
   cols.laneStride = 1;
-  cols.warps = grid->warpsN;
-  cols.warpStride = grid->warpsM;
+  cols.warps = warpsN;
+  cols.warpStride = warpsM;
   layout.dims = {rows, cols};
   return layout;
+}
+
+std::optional<Layout>
+kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n,
+                                       int64_t numWarps) {
+  std::optional<MmaSyncWarpGrid> grid = getMmaSyncWarpGrid(m, n, numWarps);
+  if (!grid)
+    return std::nullopt;
+  return getFragmentLayout(m, n, numWarps, grid->warpsM, grid->warpsN);
+}
+
+std::optional<Layout> kbench::gpu_lowering::getWgmmaLayout(int64_t m,
+                                                           int64_t n,
+                                                           int64_t numWarps) {
+  if (numWarps % 4 != 0 || m % (16 * numWarps) != 0 || n % 8 != 0)
+    return std::nullopt;
+  return getFragmentLayout(m, n, numWarps, numWarps, 1);
 }
 
 std::optional<Layout>
@@ -240,6 +254,8 @@ kbench::gpu_lowering::getAccumulatorLayout(tile::MmaOp op, int64_t numWarps) {
   llvm::ArrayRef<int64_t> c = op.getAcc().getType().getShape();
   if (op.getImplKind() == tile::MmaImpl::mma_sync)
     return getMmaSyncLayout(c[0], c[1], numWarps);
+  if (op.getImplKind() == tile::MmaImpl::wgmma)
+    return getWgmmaLayout(c[0], c[1], numWarps);
   return getMmaLayout(c[0], c[1], numWarps);
 }
 

@@ -134,8 +134,14 @@ std::optional<Layout> getMmaLayout(int64_t m, int64_t n, int64_t numWarps);
 /// i-th mma tile along M, column repeat j its j-th tile along N.
 std::optional<Layout> getMmaSyncLayout(int64_t m, int64_t n, int64_t numWarps);
 
+/// The accumulator layout of tile.mma (impl = wgmma): the same C fragment
+/// with every warp along M (warpsM = numWarps, warpsN = 1), which is the
+/// wgmma D fragment up to the order of A's staged rows (WgmmaRules.h). Fails
+/// unless numWarps is a multiple of 4, M of 16 numWarps and N of 8.
+std::optional<Layout> getWgmmaLayout(int64_t m, int64_t n, int64_t numWarps);
+
 /// The accumulator layout of `op` for its impl (mma_sync: getMmaSyncLayout,
-/// otherwise getMmaLayout).
+/// wgmma: getWgmmaLayout, otherwise getMmaLayout).
 std::optional<Layout> getAccumulatorLayout(tile::MmaOp op, int64_t numWarps);
 
 /// The `#tile.blocked` encoding of `layout`.

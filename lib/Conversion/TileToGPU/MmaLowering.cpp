@@ -6,9 +6,8 @@
 // thread for a 128x128 tile on 8 warps) with one outer product per k: 16-byte
 // fragment loads from shared memory, then f32 FMAs.
 //
-// One pattern per impl of tile.mma (this file: simt; mma_sync in
-// MmaSyncLowering.cpp; an impl without a pattern is refused by the
-// lowest-benefit fallback), and one for the pipelined K loop.
+// One pattern per impl of tile.mma (this file: simt; mma_sync and wgmma in
+// TensorCore.cpp), and one for the pipelined K loop.
 //
 // A K loop marked `tile.pipeline_stages = 2` (Pipelining.h: a loop whose body
 // only loads the two operands of one mma that accumulates into the loop's
@@ -289,18 +288,6 @@ struct MmaSimtLowering : KernelPattern<tile::MmaOp> {
   }
 };
 
-/// tile.mma with an impl no pattern of higher benefit lowers.
-struct UnsupportedMmaLowering : KernelPattern<tile::MmaOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult lower(tile::MmaOp op, OpAdaptor,
-                      ConversionPatternRewriter &) const override {
-    return op.emitOpError("impl = ")
-           << tile::stringifyMmaImpl(op.getImplKind())
-           << " is not implemented by tile-to-gpu yet; use impl = simt or "
-              "impl = mma_sync";
-  }
-};
-
 //===----------------------------------------------------------------------===//
 // The pipelined K loop
 //===----------------------------------------------------------------------===//
@@ -449,11 +436,9 @@ PipelinedMmaLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
 void kbench::gpu_lowering::populateMmaPatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
-  // One pattern per impl; the fallback (lowest benefit) names the impls
-  // that have none. The pipelined loop outranks the plain scf.for pattern.
+  // One pattern per impl (mma_sync and wgmma: TensorCore.cpp). The
+  // pipelined loop outranks the plain scf.for pattern.
   patterns.add<MmaSimtLowering>(converter, ctx, /*benefit=*/2);
-  populateMmaSyncPatterns(converter, ctx, patterns);
-  populateMmaSyncPipelinePatterns(converter, ctx, patterns);
-  patterns.add<UnsupportedMmaLowering>(converter, ctx, /*benefit=*/1);
+  populateTensorCorePatterns(converter, ctx, patterns);
   patterns.add<PipelinedMmaLoopLowering>(converter, ctx, /*benefit=*/2);
 }

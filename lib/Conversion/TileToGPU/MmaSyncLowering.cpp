@@ -1,30 +1,25 @@
-//===- MmaSyncLowering.cpp - tile.mma (impl = mma_sync) -------------------===//
+//===- MmaSyncLowering.cpp - ldmatrix + mma.sync steps (impl = mma_sync) -===//
 //
 // Tensor cores through mma.sync.aligned.m16n8k16 (bf16 or f16 operands, f32
-// accumulators). The rules and the model are in MmaSyncRules.h; this file
-// builds the IR:
+// accumulators). The rules and the model are in MmaSyncRules.h; the staging
+// of the operands into XOR-swizzled shared memory (mmaSyncSwizzle, so that
+// the ldmatrix reads are free of bank conflicts) is TensorCore.cpp's. This
+// file reads the staged K tile:
 //
-//   1. the operand tiles (in the registers of their load layouts) are stored
-//      to shared memory as A[m][k] and B[n][k] rows, XOR-swizzled by 16-byte
-//      chunk (mmaSyncSwizzle) so that the ldmatrix reads below are free of
-//      bank conflicts; a transposed operand is transposed by this store, so
-//      every fragment load is a non-transposed ldmatrix;
-//   2. per k16 step, every warp loads its A fragments (ldmatrix.x4, one per
-//      16-row mma tile) and B fragments (ldmatrix.x4 per pair of 8-column
-//      tiles, .x2 for an odd last one) and issues one mma.sync per
-//      (row tile, column tile);
-//   3. the accumulator never leaves the registers: its layout is the mma.sync
-//      C fragment as a #tile.blocked layout (getMmaSyncLayout), so the
-//      epilogue (bias, activation, cast, store) lowers with the ordinary
-//      elementwise and memory patterns.
+//   per k16 step, every warp loads its A fragments (ldmatrix.x4, one per
+//   16-row mma tile) and B fragments (ldmatrix.x4 per pair of 8-column
+//   tiles, .x2 for an odd last one) and issues one mma.sync per (row tile,
+//   column tile); the accumulator never leaves the registers: its layout is
+//   the mma.sync C fragment as a #tile.blocked layout (getMmaSyncLayout), so
+//   the epilogue (bias, activation, cast, store) lowers with the ordinary
+//   elementwise and memory patterns.
 //
 // nvgpu.ldmatrix lowers through convert-nvgpu-to-nvvm; the mma is emitted as
 // nvvm.mma.sync directly because nvgpu.mma.sync has no bf16 form.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MmaSync.h"
-#include "SharedMemory.h"
+#include "TensorCore.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -70,60 +65,6 @@ Value kbench::gpu_lowering::emitMmaSyncSwizzle(KernelContext &ctx,
   return IndexBuilder{ctx, b}.swizzle(row, col, rowElems);
 }
 
-FailureOr<MmaSyncPlan> kbench::gpu_lowering::planMmaSync(tile::MmaOp op,
-                                                         int64_t numWarps,
-                                                         int64_t stages) {
-  if (std::optional<std::string> why = whyNotMmaSync(op, numWarps, stages))
-    return op.emitOpError() << *why;
-  MmaSyncPlan p;
-  p.transA = op.getTransposeA();
-  p.transB = op.getTransposeB();
-  ArrayRef<int64_t> c = op.getAcc().getType().getShape();
-  p.m = c[0];
-  p.n = c[1];
-  p.k = p.transA ? op.getA().getType().getDimSize(0)
-                 : op.getA().getType().getDimSize(1);
-  p.operandType = op.getA().getType().getElementType();
-  // A transposed operand keeps its rows (of M or N) in shared memory and is
-  // read with ldmatrix.trans; rows of N need 16-element multiples for the
-  // swizzle (M always is one).
-  p.kMajorA = p.transA;
-  p.kMajorB = !p.transB && p.n % 16 == 0;
-  p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
-  p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
-  return p;
-}
-
-/// Stores both operand tiles into their swizzled [row][k] buffers.
-static void stageOperands(KernelContext &ctx, OpBuilder &b,
-                          const MmaSyncPlan &p, const TileValue &a,
-                          const TileValue &bTile, Value bufA, Value bufB) {
-  IndexBuilder ib{ctx, b};
-  // A run of a thread stays in one 16-byte chunk when it is at most 8
-  // elements (runs start at multiples of their power-of-two length).
-  auto contiguous = [](const TileValue &v) {
-    return v.layout.innerPerThread() <= 8;
-  };
-  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)), staged
-  // as it is (rows of K, or of M for ldmatrix.trans).
-  storeToShared(
-      ctx, b, a, bufA,
-      [&](ValueRange c) { return ib.swizzle(c[0], c[1], p.kMajorA ? p.m : p.k); },
-      /*innerContiguous=*/contiguous(a));
-  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)): staged as
-  // it is (rows of N for ldmatrix.trans, or of K), except a KxN tile whose N
-  // is not a multiple of 16, which the store transposes element by element.
-  storeToShared(
-      ctx, b, bTile, bufB,
-      [&](ValueRange c) {
-        if (p.kMajorB)
-          return ib.swizzle(c[0], c[1], p.n);
-        return p.transB ? ib.swizzle(c[0], c[1], p.k)
-                        : ib.swizzle(c[1], c[0], p.k);
-      },
-      /*innerContiguous=*/(p.transB || p.kMajorB) && contiguous(bTile));
-}
-
 /// The i32 (bf16) or vector<2xf16> (f16) mma operands of an ldmatrix result.
 static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
                                             Value loaded, int64_t count) {
@@ -152,7 +93,7 @@ static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
 }
 
 void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
-                                            const MmaSyncPlan &p, Value bufA,
+                                            const TensorCorePlan &p, Value bufA,
                                             Value baseA, Value bufB,
                                             Value baseB,
                                             SmallVectorImpl<Value> &acc) {
@@ -256,47 +197,3 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
   }
 }
 
-namespace {
-/// tile.mma with impl = mma_sync.
-struct MmaSyncLowering : KernelPattern<tile::MmaOp> {
-  using KernelPattern::KernelPattern;
-  bool matches(tile::MmaOp op) const override {
-    return op.getImplKind() == tile::MmaImpl::mma_sync;
-  }
-  LogicalResult lower(tile::MmaOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    OpBuilder &b = rewriter;
-    Location loc = op.getLoc();
-    FailureOr<MmaSyncPlan> p = planMmaSync(op, ctx.numWarps);
-    if (failed(p))
-      return failure();
-    TileValue a{adaptor.getA(), layoutOf(op.getA())};
-    TileValue bTile{adaptor.getB(), layoutOf(op.getB())};
-    TileValue acc = convertLayout(
-        ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
-    Value bufA = ctx.allocShared(b, p->operandType, p->m * p->k);
-    Value bufB = ctx.allocShared(b, p->operandType, p->n * p->k);
-    stageOperands(ctx, b, *p, a, bTile, bufA, bufB);
-    ctx.barrier(b);
-    auto accType = cast<VectorType>(acc.vec.getType());
-    SmallVector<Value> elements;
-    for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
-      elements.push_back(
-          vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
-    emitMmaSyncSteps(ctx, b, *p, bufA, Value(), bufB, Value(), elements);
-    if (inLoop(op))
-      ctx.barrier(b); // the next staging overwrites the buffers
-    Value result = vector::FromElementsOp::create(b, loc, accType, elements);
-    rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
-                                         layoutOf(op.getResult()), op)
-                               .vec);
-    return success();
-  }
-};
-} // namespace
-
-void kbench::gpu_lowering::populateMmaSyncPatterns(
-    const TileTypeConverter &converter, KernelContext &ctx,
-    RewritePatternSet &patterns) {
-  patterns.add<MmaSyncLowering>(converter, ctx, /*benefit=*/2);
-}

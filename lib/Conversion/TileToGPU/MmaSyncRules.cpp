@@ -48,14 +48,12 @@ int64_t kbench::gpu_lowering::getMmaSyncSharedBytes(tile::MmaOp op) {
          llvm::alignTo(b.getNumElements() * bytes, 16);
 }
 
-/// Why the K loop around `op` cannot be a cp.async pipeline: the loop shape
-/// of getMmaLoopMma, operands as [row][k] tiles through zero-padded views,
-/// and 16-byte chunks that split evenly over the threads.
-static std::optional<std::string> whyNotAsyncPipelined(tile::MmaOp op,
-                                                       int64_t numWarps) {
+std::optional<std::string>
+kbench::gpu_lowering::whyNotCpAsyncPipelined(tile::MmaOp op,
+                                             int64_t numWarps) {
   auto loop = op->getParentOfType<scf::ForOp>();
   if (!loop || getMmaLoopMma(loop) != op)
-    return std::string("the cp.async pipeline of an mma_sync K loop needs a "
+    return std::string("the cp.async pipeline of a tensor-core K loop needs a "
                        "loop whose body only loads the two operands of one "
                        "tile.mma accumulating into its single iter_arg");
   if (op.getTransposeA() || !op.getTransposeB())
@@ -123,13 +121,13 @@ kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                          stages, kMmaSyncMaxStages)
         .str();
   if (stages > 1) {
-    if (std::optional<std::string> why = whyNotAsyncPipelined(op, numWarps))
+    if (std::optional<std::string> why = whyNotCpAsyncPipelined(op, numWarps))
       return llvm::formatv("tile.pipeline_stages = {0}: {1}; use stages 1",
                            stages, *why)
           .str();
   }
   // A pipelined loop also keeps the buffers of its unaligned version
-  // (MmaSyncPipeline.cpp).
+  // (TensorCore.cpp).
   int64_t bytes = getMmaSyncSharedBytes(op) * (stages > 1 ? stages + 1 : 1);
   int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
   if (bytes > limit)

@@ -17,8 +17,11 @@
 //   ReduceLowering.cpp       tile.reduce, broadcast, transpose, expand_dims,
 //                            iota, splat
 //   MmaLowering.cpp          tile.mma (impl = simt) and its pipelined K loop
-//   MmaSyncLowering.cpp      tile.mma (impl = mma_sync): ldmatrix, mma.sync
-//   MmaSyncPipeline.cpp      its cp.async pipelined K loop
+//   TensorCore.cpp           tile.mma (impl = mma_sync, wgmma): operand
+//                            staging and the cp.async pipelined K loop, with
+//                            the instruction steps in MmaSyncLowering.cpp
+//                            (ldmatrix, mma.sync) and WgmmaLowering.cpp
+//                            (descriptors, wgmma.mma_async)
 //
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
@@ -28,7 +31,9 @@
 //   ViewLowering.cpp, MemoryLowering.cpp, MmaLowering.cpp -> GlobalAccess.h
 //     -> Patterns.h
 //   MemoryLowering.cpp, ReduceLowering.cpp, MmaLowering.cpp,
-//   MmaSyncLowering.cpp -> SharedMemory.h -> Patterns.h
+//   TensorCore.cpp -> SharedMemory.h -> Patterns.h
+//   TensorCore.cpp, MmaSyncLowering.cpp, WgmmaLowering.cpp -> TensorCore.h
+//     -> Patterns.h
 //
 // Adding an op is adding a pattern to the file of its concept and to its
 // populate function; adding a layout is adding a type conversion and the
@@ -106,12 +111,9 @@ void populateReducePatterns(const TileTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
                          mlir::RewritePatternSet &patterns);
-void populateMmaSyncPatterns(const TileTypeConverter &converter,
-                             KernelContext &ctx,
-                             mlir::RewritePatternSet &patterns);
-void populateMmaSyncPipelinePatterns(const TileTypeConverter &converter,
-                                     KernelContext &ctx,
-                                     mlir::RewritePatternSet &patterns);
+void populateTensorCorePatterns(const TileTypeConverter &converter,
+                                KernelContext &ctx,
+                                mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.
 void populateTileToGPUPatterns(const TileTypeConverter &converter,
@@ -123,7 +125,7 @@ void populateTileToGPUPatterns(const TileTypeConverter &converter,
 /// induction variable bound to the step being issued, so that the operands
 /// of a later step can be loaded while an earlier one computes. Shared by
 /// the simt pipeline (MmaLowering.cpp) and the cp.async pipeline
-/// (MmaSyncPipeline.cpp); defined in MmaLowering.cpp.
+/// (TensorCore.cpp); defined in MmaLowering.cpp.
 class LoopStepEmitter {
 public:
   LoopStepEmitter(mlir::Block &body, mlir::Value inductionVar,

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssignLayouts.h"
-#include "MmaSync.h"
+#include "TensorCore.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
@@ -146,6 +146,33 @@ static bool isLowered(Operation *op) {
          llvm::none_of(op->getResultTypes(), isTileType);
 }
 
+/// Makes every allocation of `context` aligned to `sharedAlignment` in the
+/// shared window, not only relative to the CTA's buffer (whose base is only
+/// 16-byte aligned): the buffer's uses see it shifted up to the next
+/// multiple, and it grows by the largest shift.
+static void alignSharedBase(OpBuilder &b, KernelContext &context) {
+  Value raw = context.sharedBase;
+  Location loc = raw.getLoc();
+  int64_t alignment = context.sharedAlignment;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(raw);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, raw);
+  Value align = arith::ConstantIndexOp::create(b, loc, alignment);
+  Value misalignment = arith::RemUIOp::create(b, loc, address, align);
+  Value shift = arith::RemUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, align, misalignment), align);
+  int64_t usableBytes = context.sharedBytes;
+  context.sharedBytes += alignment - 16;
+  Value size = arith::ConstantIndexOp::create(b, loc, usableBytes);
+  auto aligned = memref::ViewOp::create(b, loc, raw.getType(), raw, shift,
+                                        ValueRange{size});
+  Operation *addressOp = address.getDefiningOp();
+  raw.replaceUsesWithIf(aligned, [&](OpOperand &use) {
+    return use.getOwner() != addressOp && use.getOwner() != aligned;
+  });
+}
+
 /// Lowers `kernel` into a gpu.func of `module`. On failure an error naming
 /// the op and the limit has been emitted and the partial function erased.
 static LogicalResult lowerKernel(tile::KernelOp kernel,
@@ -164,7 +191,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
                                 : assignLayouts(kernel)))
     return failure();
   planPipelining(kernel, knobs->numWarps);
-  versionMmaSyncPipelines(kernel, knobs->numWarps);
+  versionTensorCorePipelines(kernel, knobs->numWarps);
   Block &body = kernel.getBody().front();
   WalkResult accepted =
       kernel.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
@@ -287,8 +314,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   context.prologueEnd->erase();
 
   // Shared memory: static up to 48 KB, dynamic beyond.
-  int64_t sharedBytes = context.sharedBytes;
   Value sharedBase = context.sharedBase;
+  if (sharedBase && context.sharedAlignment > 16)
+    alignSharedBase(b, context);
+  int64_t sharedBytes = context.sharedBytes;
   if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock) {
     func.erase();
     return kernel.emitOpError("needs ")

@@ -5,7 +5,7 @@
 //   tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
 //   nvvm-attach-target{chip=sm_90a features=+ptx80 O=3}
 //   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf,
-//              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm,
+//              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm, convert-nvvm-to-llvm,
 //              kbench-nvvm-extern-dynamic-shared, canonicalize, cse)
 //   reconcile-unrealized-casts
 //   gpu.module(kbench-nvvm-check-translatable)
@@ -25,6 +25,7 @@
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -85,6 +86,9 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   // The ldmatrix of impl = mma_sync; a no-op for kernels without nvgpu ops.
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops that are inline PTX rather than intrinsics (wgmma.mma_async of
+  // impl = wgmma); a no-op for kernels without them.
+  device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(createNVVMExternDynamicSharedMemory());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());

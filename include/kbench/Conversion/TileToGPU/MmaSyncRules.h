@@ -62,6 +62,13 @@ int64_t getMmaSyncSharedBytes(tile::MmaOp op);
 std::optional<std::string> whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                                          int64_t stages = 1);
 
+/// Why the K loop around `op` (mma_sync or wgmma) cannot be a cp.async
+/// pipeline: the loop shape of getMmaLoopMma, operands as [row][k] tiles
+/// through zero-padded views, and 16-byte chunks that split evenly over the
+/// threads.
+std::optional<std::string> whyNotCpAsyncPipelined(tile::MmaOp op,
+                                                  int64_t numWarps);
+
 /// The swizzled element offset of element (row, col) of a staged operand
 /// with `rowElems` 16-bit elements per row (a multiple of 16): the linear
 /// offset with its 16-byte chunk index (bits 3..5) XORed with the row's key,

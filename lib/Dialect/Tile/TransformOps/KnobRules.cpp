@@ -13,7 +13,7 @@
 #include "RowsPerCta.h"
 #include "SplitReduction.h"
 
-#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
@@ -89,6 +89,17 @@ std::optional<KnobFailure> kbench::transform::verifyKernel(KernelOp kernel) {
     failure = KnobFailure{"the edited kernel does not verify", kernel.getLoc(),
                           "this kernel"};
   return failure;
+}
+
+/// Whether `mma` passes its own verifier (shapes and types per impl), with
+/// no diagnostic: one that does not is left to verifyKernel, whose message
+/// (the verifier's) names the more basic fault.
+static bool mmaVerifies(MmaOp mma) {
+  std::thread::id self = std::this_thread::get_id();
+  ScopedDiagnosticHandler quiet(mma.getContext(), [&](Diagnostic &) {
+    return success(std::this_thread::get_id() == self);
+  });
+  return succeeded(mlir::verify(mma, /*verifyRecursively=*/false));
 }
 
 //===----------------------------------------------------------------------===//
@@ -287,7 +298,7 @@ bool kbench::transform::isPipelineTarget(scf::ForOp loop) {
   if (gpu_lowering::getPipelinableMma(loop))
     return true;
   MmaOp mma = gpu_lowering::getMmaLoopMma(loop);
-  return mma && mma.getImplKind() == MmaImpl::mma_sync;
+  return mma && gpu_lowering::isTensorCoreImpl(mma.getImplKind());
 }
 
 std::optional<KnobFailure>
@@ -312,15 +323,18 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
                        "this scf.for"};
   if (stages == 1)
     return std::nullopt;
-  // An mma_sync K loop has its own depth rule (MmaSyncRules.h).
-  MmaOp mmaSync;
+  // A tensor-core K loop has its impl's depth rule (MmaSyncRules.h,
+  // WgmmaRules.h).
+  MmaOp tensorCoreMma;
   loop.getBody()->walk([&](MmaOp mma) {
-    if (mma.getImplKind() == MmaImpl::mma_sync)
-      mmaSync = mma;
+    if (gpu_lowering::isTensorCoreImpl(mma.getImplKind()))
+      tensorCoreMma = mma;
   });
-  if (mmaSync) {
-    if (std::optional<std::string> why =
-            gpu_lowering::whyNotMmaSync(mmaSync, numWarps, stages))
+  if (tensorCoreMma) {
+    if (!mmaVerifies(tensorCoreMma))
+      return std::nullopt; // verifyKernel reports it
+    if (std::optional<std::string> why = gpu_lowering::whyNotTensorCore(
+            tensorCoreMma, tensorCoreMma.getImplKind(), numWarps, stages))
       return KnobFailure{*why, loop.getLoc(), "this scf.for"};
     return std::nullopt;
   }
@@ -331,7 +345,7 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
     return KnobFailure{
         what + ": the SIMT K loop double-buffers with synchronous loads, so "
                "it takes 1 or 2 stages; deeper pipelines are cp.async stages "
-               "of impl = mma_sync K loops (transform.tile.mma_impl)",
+               "of impl = mma_sync or wgmma K loops (transform.tile.mma_impl)",
         loop.getLoc(), "this scf.for"};
   if (gpu_lowering::isPipelinableMmaLoop(loop, numWarps))
     return std::nullopt;
@@ -363,19 +377,20 @@ static std::optional<KnobFailure> checkPipelining(KernelOp kernel) {
   return failure;
 }
 
-/// Every impl = mma_sync tile.mma must still be one the lowering accepts:
-/// set_num_warps and set_params change what the rules say after
+/// Every impl = mma_sync or wgmma tile.mma must still be one the lowering
+/// accepts: set_num_warps and set_params change what the rules say after
 /// transform.tile.mma_impl has run.
-static std::optional<KnobFailure> checkMmaSync(KernelOp kernel) {
+static std::optional<KnobFailure> checkTensorCoreMmas(KernelOp kernel) {
   int64_t numWarps = getKernelConfig(kernel).numWarps;
   std::optional<KnobFailure> failure;
   kernel.walk([&](MmaOp mma) {
-    if (failure || mma.getImplKind() != MmaImpl::mma_sync)
+    if (failure || !gpu_lowering::isTensorCoreImpl(mma.getImplKind()) ||
+        !mmaVerifies(mma))
       return;
     auto loop = mma->getParentOfType<scf::ForOp>();
     int64_t stages = loop ? gpu_lowering::getPipelineStages(loop) : 1;
-    if (std::optional<std::string> why =
-            gpu_lowering::whyNotMmaSync(mma, numWarps, stages))
+    if (std::optional<std::string> why = gpu_lowering::whyNotTensorCore(
+            mma, mma.getImplKind(), numWarps, stages))
       failure = KnobFailure{*why, mma.getLoc(), "this tile.mma"};
   });
   return failure;
@@ -390,7 +405,7 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;
-  if (std::optional<KnobFailure> failure = checkMmaSync(kernel))
+  if (std::optional<KnobFailure> failure = checkTensorCoreMmas(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

@@ -18,7 +18,7 @@
 #include "SinglePass.h"
 #include "RowsPerCta.h"
 #include "SplitReduction.h"
-#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
@@ -468,10 +468,6 @@ MmaImplOp::apply(mlir::transform::TransformRewriter &,
   return editKernels(
       *this, kernels,
       [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
-        if (impl == tile::MmaImpl::wgmma)
-          return KnobFailure{"impl = wgmma is not lowered by tile-to-gpu; "
-                             "use mma_sync (tensor cores) or simt",
-                             kernel.getLoc(), "this kernel"};
         SmallVector<tile::MmaOp> mmas;
         kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
         if (mmas.empty())
@@ -483,10 +479,9 @@ MmaImplOp::apply(mlir::transform::TransformRewriter &,
         for (tile::MmaOp mma : mmas) {
           // The rules see the op as it will be: checkKnobs rechecks the
           // enclosing loop's stages and every later edit.
-          if (impl == tile::MmaImpl::mma_sync)
-            if (std::optional<std::string> why = gpu_lowering::whyNotMmaSync(
-                    mma, getKernelConfig(kernel).numWarps))
-              return KnobFailure{*why, mma.getLoc(), "this tile.mma"};
+          if (std::optional<std::string> why = gpu_lowering::whyNotTensorCore(
+                  mma, impl, getKernelConfig(kernel).numWarps))
+            return KnobFailure{*why, mma.getLoc(), "this tile.mma"};
           edits.setAttr(mma, implName, implAttr);
         }
         return std::nullopt;

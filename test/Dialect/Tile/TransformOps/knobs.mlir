@@ -66,21 +66,24 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// 8 x f16 is one 16-byte access; wgmma takes num_warps = 8 (two warpgroups).
+// 8 x f16 is one 16-byte access; wgmma takes num_warps = 8 (two warpgroups
+// of 64 rows each, with K = 64 and an f32 accumulator as the lowering's
+// rules ask, rechecked by every knob op).
 // CHECK-LABEL: tile.kernel @half
-// CHECK-SAME: params {BM = 64, num_warps = 8, vector_width = 8}
+// CHECK-SAME: params {BM = 128, num_warps = 8, vector_width = 8}
 module attributes {transform.with_named_sequence} {
   tile.kernel @half(%X: memref<?x?xf16> {tile.dims = ["M", "K"]},
                     %Y: memref<?x?xf16> {tile.dims = ["M", "M"]})
-      params {BM = 64} requires ["K % 8 == 0", "M % 8 == 0"] {
-    %Xv = tile.partition %X tile [BM, 16] : memref<?x?xf16> -> !tile.part<64x16xf16>
-    %Yv = tile.partition %Y tile [BM, BM] : memref<?x?xf16> -> !tile.part<64x64xf16>
-    %m, %n = tile.grid %Yv : !tile.part<64x64xf16>
+      params {BM = 128} requires ["K % 8 == 0", "M % 8 == 0"] {
+    %Xv = tile.partition %X tile [BM, 64] : memref<?x?xf16> -> !tile.part<128x64xf16>
+    %Yv = tile.partition %Y tile [BM, BM] : memref<?x?xf16> -> !tile.part<128x128xf16>
+    %m, %n = tile.grid %Yv : !tile.part<128x128xf16>
     %c0 = arith.constant 0 : index
-    %x = tile.load %Xv[%m, %c0] : !tile.part<64x16xf16> -> tensor<64x16xf16>
-    %z = arith.constant dense<0.0> : tensor<64x64xf16>
-    %r = tile.mma %x, %x, %z {transpose_b, impl = 2 : i32} : tensor<64x16xf16>, tensor<64x16xf16> -> tensor<64x64xf16>
-    tile.store %r, %Yv[%m, %n] : tensor<64x64xf16>, !tile.part<64x64xf16>
+    %x = tile.load %Xv[%m, %c0] : !tile.part<128x64xf16> -> tensor<128x64xf16>
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    %r = tile.mma %x, %x, %z {transpose_b, impl = 2 : i32} : tensor<128x64xf16>, tensor<128x64xf16> -> tensor<128x128xf32>
+    %h = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf16>
+    tile.store %h, %Yv[%m, %n] : tensor<128x128xf16>, !tile.part<128x128xf16>
     tile.return
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {

@@ -179,9 +179,9 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// wgmma is not lowered by tile-to-gpu.
+// wgmma stages rows of K = 64 (one 128-byte swizzle row): BK = 32 is refused
+// with the lowering's own rule (WgmmaRules.h).
 module attributes {transform.with_named_sequence} {
-  // expected-note @below {{this kernel}}
   tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                  %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
@@ -197,6 +197,7 @@ module attributes {transform.with_named_sequence} {
     %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
       %x = tile.load %Xv[%m, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
       %w = tile.load %Wv[%n, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+      // expected-note @below {{this tile.mma}}
       %r = tile.mma %x, %w, %a {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
       scf.yield %r : tensor<64x64xf32>
     }
@@ -206,8 +207,45 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mma_impl: impl = wgmma is not lowered by tile-to-gpu; use mma_sync (tensor cores) or simt}}
+    // expected-error @below {{transform.tile.mma_impl: impl = wgmma stages rows of K = 64 elements (one 128-byte swizzle row), got a K tile of 32; set BK to 64}}
     transform.tile.mma_impl %k wgmma : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A later edit is rechecked against the wgmma rules: BK = 64 takes wgmma,
+// set_params back to BK = 32 is refused and leaves the kernel as it was.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, BK = 64, num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<64x64xbf16, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+      // expected-note @below {{this tile.mma}}
+      %r = tile.mma %x, %w, %a {transpose_b} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      scf.yield %r : tensor<64x64xf32>
+    }
+    tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.mma_impl %k wgmma : !transform.any_op
+    // expected-error @below {{transform.tile.set_params: impl = wgmma stages rows of K = 64 elements (one 128-byte swizzle row), got a K tile of 32; set BK to 64}}
+    transform.tile.set_params %k {BK = 32} : !transform.any_op
     transform.yield
   }
 }

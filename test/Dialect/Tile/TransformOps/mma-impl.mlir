@@ -108,3 +108,41 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// wgmma with BK = 64 (set first) and a K loop of 4 cp.async stages.
+// CHECK-LABEL: tile.kernel @wgmma_staged
+// CHECK: scf.for
+// CHECK: impl(wgmma)
+// CHECK: } {tile.pipeline_stages = 4 : i64}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @wgmma_staged(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                      %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                      %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, BK = 32, num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<64x32xbf16, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+      %r = tile.mma %x, %w, %a {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+      scf.yield %r : tensor<64x64xf32>
+    }
+    tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_params %k {BK = 64} : !transform.any_op
+    transform.tile.mma_impl %k wgmma : !transform.any_op
+    transform.tile.pipeline %k stages 4 : !transform.any_op
+    transform.yield
+  }
+}

@@ -30,7 +30,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 3: the SIMT K loop double-buffers with synchronous loads, so it takes 1 or 2 stages; deeper pipelines are cp.async stages of impl = mma_sync K loops (transform.tile.mma_impl)}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 3: the SIMT K loop double-buffers with synchronous loads, so it takes 1 or 2 stages; deeper pipelines are cp.async stages of impl = mma_sync or wgmma K loops (transform.tile.mma_impl)}}
     transform.tile.pipeline %loop stages 3 : !transform.any_op
     transform.yield
   }
@@ -65,7 +65,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 0 is outside 1..4; an mma_sync K loop runs at most 4 cp.async stages and a SIMT K loop double-buffers with synchronous loads; use 1 (off) to 4}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 0 is outside 1..4; a tensor-core (mma_sync, wgmma) K loop runs at most 4 cp.async stages and a SIMT K loop double-buffers with synchronous loads; use 1 (off) to 4}}
     transform.tile.pipeline %loop stages 0 : !transform.any_op
     transform.yield
   }

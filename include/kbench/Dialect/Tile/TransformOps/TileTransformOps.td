@@ -333,17 +333,22 @@ def MmaImplOp : Tile_TransformOp<"mma_impl"> {
     transform.tile.mma_impl %k mma_sync : !transform.any_op
     ```
     Sets `impl` on every `tile.mma` of each target kernel: `simt` (f32 FMAs
-    on a register micro-tile) or `mma_sync` (tensor cores through
+    on a register micro-tile), `mma_sync` (tensor cores through
     `mma.sync.aligned.m16n8k16`, operands staged in XOR-swizzled shared
-    memory and read with `ldmatrix`; docs/gpu-lowering.md). The legality
-    rules of mma_sync are the lowering's own (MmaSyncRules.h).
+    memory and read with `ldmatrix`) or `wgmma` (Hopper's
+    `wgmma.mma_async m64nNk16` on whole warpgroups, operands read from
+    128-byte-swizzled shared memory through matrix descriptors);
+    docs/gpu-lowering.md. The legality rules are the lowering's own
+    (MmaSyncRules.h, WgmmaRules.h).
     }] # kTargets # [{
     Fails silenceably, leaving the payload untouched, when: a target kernel
-    has no tile.mma; the impl is `wgmma` (not lowered by tile-to-gpu); or,
-    for `mma_sync`, the operands are not bf16 or f16 with an f32 accumulator
-    (f32 operands would need tf32, which no task opts into), a tile size is
-    not a multiple of the m16n8k16 shape, the accumulator does not split over
-    num_warps into warp tiles of 16-row and 8-column multiples, or the staged
+    has no tile.mma; the operands are not bf16 or f16 with an f32
+    accumulator (f32 operands would need tf32, which no task opts into);
+    for `mma_sync`, a tile size is not a multiple of the m16n8k16 shape or
+    the accumulator does not split over num_warps into warp tiles of 16-row
+    and 8-column multiples; for `wgmma`, A is not MxK or B not NxK
+    (transpose_b), the K tile is not 64, num_warps is not a multiple of 4,
+    M is not a multiple of 64 per warpgroup or N exceeds 256; or the staged
     operands exceed the shared memory of one CTA. Later set_num_warps,
     set_params and pipeline ops recheck these rules, with the cp.async ones
     for a K loop of more than one stage.

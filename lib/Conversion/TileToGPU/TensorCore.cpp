@@ -1,0 +1,569 @@
+//===- TensorCore.cpp - Staging and K loops of the tensor-core impls ------===//
+//
+// What impl = mma_sync and impl = wgmma share (TensorCore.h): the plan, the
+// staging of both operand tiles into swizzled shared memory and the two
+// patterns that own a tensor-core tile.mma.
+//
+// A tile.mma outside a pipelined loop stores its operand tiles from the
+// registers of their load layouts into the staged buffers (a transposed
+// operand is transposed by this store), publishes them with a barrier and
+// runs the impl's steps (emitMmaSyncSteps, emitWgmmaSteps).
+//
+// A K loop with `tile.pipeline_stages = S` (2 <= S) around such a tile.mma
+// (MmaSyncRules.h: A MxK and B NxK through zero-padded views) copies its
+// operand tiles straight from global to shared memory with cp.async, S - 1
+// steps ahead, into S swizzled buffers per operand:
+//
+//   prologue: issue steps lb .. lb + (S-2) step into buffers 0 .. S-2
+//   loop k:   issue step k + (S-1) step into buffer (k - 1) mod S
+//             wait until step k's group landed, (wgmma: proxy fence), barrier
+//             the impl's steps from buffer k mod S, barrier
+//   after:    wait for every group
+//
+// Each thread copies 16-byte chunks (8 elements of a row of K, consecutive
+// threads along a row, so a warp's copies are coalesced); a chunk past the
+// memref, or of a step past the end, copies 0 bytes and zero-fills (the
+// operand views have pad(zero) or no pad). A 16-byte copy needs 16-byte
+// aligned rows: versionTensorCorePipelines wraps every mma_sync such loop
+// in `scf.if K % 8 == 0` (both operands) at the tile level, with the
+// pipelined loop (marked tile.mma_sync_aligned) in the then-branch and the
+// same loop with one stage (register staging) in the else-branch. A wgmma
+// loop is marked instead (tile.tensor_core_copy_versioned) and versions
+// each step's copies at run time: cp.async, or element loads and 16-byte
+// shared stores chunk by chunk.
+//
+// With S >= 4 a wgmma loop keeps each step's group in flight while the next
+// step's copies are issued, so the copies run S - 2 steps ahead:
+//
+//   loop k:   wait until step k's group landed, proxy fence, barrier
+//             issue step k + (S-2) into buffer (k + S-2) mod S
+//             wgmma group from buffer k mod S; wait until at most 1 is in
+//             flight (none after the last step)
+//
+// and the loop carries the accumulators as wgmma's register structs.
+//
+// wgmma stages the rows of A in the order of its D fragment
+// (wgmmaStagedRow); both impls swizzle by 16-byte chunk with the row's key
+// (mmaSyncSwizzle), which for rows of 64 elements in 1024-byte aligned
+// buffers is the 128-byte swizzle that wgmma's descriptors name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalAccess.h"
+#include "SharedMemory.h"
+#include "TensorCore.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+FailureOr<TensorCorePlan>
+kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
+                                        int64_t stages) {
+  tile::MmaImpl impl = op.getImplKind();
+  if (std::optional<std::string> why =
+          whyNotTensorCore(op, impl, numWarps, stages))
+    return op.emitOpError() << *why;
+  TensorCorePlan p;
+  p.impl = impl;
+  p.numWarps = numWarps;
+  p.transA = op.getTransposeA();
+  p.transB = op.getTransposeB();
+  ArrayRef<int64_t> c = op.getAcc().getType().getShape();
+  p.m = c[0];
+  p.n = c[1];
+  p.k = p.transA ? op.getA().getType().getDimSize(0)
+                 : op.getA().getType().getDimSize(1);
+  p.operandType = op.getA().getType().getElementType();
+  // A transposed operand keeps its rows (of M or N) in shared memory and is
+  // read with ldmatrix.trans; rows of N need 16-element multiples for the
+  // swizzle (M always is one).
+  p.kMajorA = p.transA;
+  p.kMajorB = !p.transB && p.n % 16 == 0;
+  if (p.isWgmma()) {
+    // Rows of K for both (the rules ask for MxK and NxK).
+    p.grid = MmaSyncWarpGrid{numWarps, 1, 0, 0};
+    p.acc = *getWgmmaLayout(p.m, p.n, numWarps);
+    return p;
+  }
+  p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
+  p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
+  return p;
+}
+
+/// Stores both operand tiles into their swizzled [row][k] buffers.
+static void stageOperands(KernelContext &ctx, OpBuilder &b,
+                          const TensorCorePlan &p, const TileValue &a,
+                          const TileValue &bTile, Value bufA, Value bufB) {
+  auto swizzle = [&](Value row, Value col, int64_t rowElems) {
+    return emitMmaSyncSwizzle(ctx, b, row, col, rowElems);
+  };
+  // A run of a thread stays in one 16-byte chunk when it is at most 8
+  // elements (runs start at multiples of their power-of-two length).
+  auto contiguous = [](const TileValue &v) {
+    return v.layout.innerPerThread() <= 8;
+  };
+  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)), staged
+  // as it is (rows of K, or of M for ldmatrix.trans).
+  storeToShared(
+      ctx, b, a, bufA,
+      [&](ValueRange c) {
+        if (p.isWgmma())
+          return swizzle(emitWgmmaStagedRow(ctx, b, c[0], p.m, p.numWarps),
+                         c[1], p.k);
+        return swizzle(c[0], c[1], p.kMajorA ? p.m : p.k);
+      },
+      /*innerContiguous=*/contiguous(a));
+  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)): staged as
+  // it is (rows of N for ldmatrix.trans, or of K), except a KxN tile whose N
+  // is not a multiple of 16, which the store transposes element by element.
+  storeToShared(
+      ctx, b, bTile, bufB,
+      [&](ValueRange c) {
+        if (p.kMajorB)
+          return swizzle(c[0], c[1], p.n);
+        return p.transB ? swizzle(c[0], c[1], p.k)
+                        : swizzle(c[1], c[0], p.k);
+      },
+      /*innerContiguous=*/(p.transB || p.kMajorB) && contiguous(bTile));
+}
+
+/// The impl's steps over one staged K tile.
+static void emitTensorCoreSteps(KernelContext &ctx, OpBuilder &b,
+                                const TensorCorePlan &p, Value bufA,
+                                Value baseA, Value bufB, Value baseB,
+                                SmallVectorImpl<Value> &acc) {
+  if (p.isWgmma())
+    emitWgmmaSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
+  else
+    emitMmaSyncSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
+}
+
+namespace {
+/// tile.mma with impl = mma_sync or wgmma, operands staged from registers.
+struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(tile::MmaOp op) const override {
+    return isTensorCoreImpl(op.getImplKind());
+  }
+  LogicalResult lower(tile::MmaOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    FailureOr<TensorCorePlan> p = planTensorCoreMma(op, ctx.numWarps);
+    if (failed(p))
+      return failure();
+    TileValue a{adaptor.getA(), layoutOf(op.getA())};
+    TileValue bTile{adaptor.getB(), layoutOf(op.getB())};
+    TileValue acc = convertLayout(
+        ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
+    Value bufA = ctx.allocShared(b, p->operandType, p->m * p->k,
+                                 p->bufferAlignment());
+    Value bufB = ctx.allocShared(b, p->operandType, p->n * p->k,
+                                 p->bufferAlignment());
+    stageOperands(ctx, b, *p, a, bTile, bufA, bufB);
+    emitStagingFence(ctx, b, *p);
+    ctx.barrier(b);
+    auto accType = cast<VectorType>(acc.vec.getType());
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
+      elements.push_back(
+          vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
+    emitTensorCoreSteps(ctx, b, *p, bufA, Value(), bufB, Value(), elements);
+    if (inLoop(op))
+      ctx.barrier(b); // the next staging overwrites the buffers
+    Value result = vector::FromElementsOp::create(b, loc, accType, elements);
+    rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
+                                         layoutOf(op.getResult()), op)
+                               .vec);
+    return success();
+  }
+};
+} // namespace
+
+/// Marks the pipelined copy of a versioned loop: its rows are 16-byte
+/// aligned.
+static constexpr llvm::StringLiteral kAlignedAttrName =
+    "tile.mma_sync_aligned";
+/// Marks a wgmma K loop whose copies are versioned at run time instead: the
+/// same pipeline, each step's copies cp.async when the rows are 16-byte
+/// aligned and element loads with 16-byte shared stores otherwise.
+static constexpr llvm::StringLiteral kCopyVersionedAttrName =
+    "tile.tensor_core_copy_versioned";
+
+/// The mma_sync tile.mma of `loop` if the loop asks for a cp.async pipeline
+/// the rules accept, else null.
+static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
+  if (getPipelineStages(loop) < 2)
+    return {};
+  tile::MmaOp mma = getMmaLoopMma(loop);
+  if (!mma || !isTensorCoreImpl(mma.getImplKind()) ||
+      whyNotTensorCore(mma, mma.getImplKind(), numWarps,
+                       getPipelineStages(loop)))
+    return {};
+  return mma;
+}
+
+void kbench::gpu_lowering::versionTensorCorePipelines(tile::KernelOp kernel,
+                                                   int64_t numWarps) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kAlignedAttrName) &&
+        getAsyncPipelinedMma(loop, numWarps))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    tile::MmaOp mma = getMmaLoopMma(loop);
+    // Two wgmma loops in one kernel (one per version) cost ptxas more
+    // registers than either alone (255 with spills against 191 and 174 at
+    // 128x128 on 4 warps): version the copies inside the one loop instead.
+    if (mma.getImplKind() == tile::MmaImpl::wgmma) {
+      loop->setAttr(kCopyVersionedAttrName, UnitAttr::get(loop.getContext()));
+      continue;
+    }
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value c8 = arith::ConstantIndexOp::create(b, loc, 8);
+    Value aligned;
+    for (Value operand : {mma.getA(), mma.getB()}) {
+      Value view = operand.getDefiningOp<tile::LoadOp>().getView();
+      // Rows of K: the innermost dim of both views.
+      Value extent = tile::ExtentOp::create(b, loc, view, 1);
+      Value ok = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, extent, c8), c0);
+      aligned = aligned ? arith::AndIOp::create(b, loc, aligned, ok) : ok;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), aligned,
+                                  /*withElseRegion=*/true);
+    for (bool pipelined : {true, false}) {
+      Region &region = pipelined ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      OpBuilder inner = OpBuilder::atBlockEnd(&region.front());
+      Operation *copy = inner.clone(*loop);
+      if (pipelined)
+        copy->setAttr(kAlignedAttrName, inner.getUnitAttr());
+      else
+        copy->setAttr(kPipelineStagesAttrName, inner.getI64IntegerAttr(1));
+      scf::YieldOp::create(inner, loc, copy->getResults());
+    }
+    loop->replaceAllUsesWith(ifOp.getResults());
+    loop->erase();
+  }
+}
+
+namespace {
+/// The tensor-core K loop with S >= 2 stages: the aligned version of an
+/// mma_sync loop, or a wgmma loop with its copies versioned at run time.
+struct TensorCorePipelinedLoop : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    return (op->hasAttr(kAlignedAttrName) ||
+            op->hasAttr(kCopyVersionedAttrName)) &&
+           getAsyncPipelinedMma(op, ctx.numWarps);
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override;
+};
+} // namespace
+
+LogicalResult
+TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
+                            ConversionPatternRewriter &rewriter) const {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  bool versionedCopies = op->hasAttr(kCopyVersionedAttrName);
+  int64_t stages = getPipelineStages(op);
+  tile::MmaOp mma = getMmaLoopMma(op);
+  auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
+  auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
+  FailureOr<TensorCorePlan> p = planTensorCoreMma(mma, ctx.numWarps, stages);
+  if (failed(p))
+    return failure();
+  FailureOr<View> viewA = lookupView(ctx, loadA, loadA.getView(),
+                                     rewriter.getRemappedValue(loadA.getView()));
+  if (failed(viewA))
+    return failure();
+  FailureOr<View> viewB = lookupView(ctx, loadB, loadB.getView(),
+                                     rewriter.getRemappedValue(loadB.getView()));
+  if (failed(viewB))
+    return failure();
+  int64_t sizeA = p->m * p->k, sizeB = p->n * p->k;
+  Value bufA =
+      ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());
+  Value bufB =
+      ctx.allocShared(b, p->operandType, stages * sizeB, p->bufferAlignment());
+  int64_t threads = 32 * ctx.numWarps;
+  int64_t chunksPerRow = p->k / 8;
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+
+  LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
+  auto lookup = [&](Value v) { return steps.lookup(v); };
+  Value ub = adaptor.getUpperBound();
+  Type tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // Rows of K are 16-byte aligned when K % 8 == 0 in both operands.
+  Value rowsAligned;
+  if (versionedCopies)
+    rowsAligned =
+        arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims[1], 8),
+                              ctx.divisibleBy(b, viewB->dims[1], 8));
+  Value zero = arith::ConstantOp::create(
+      b, loc, p->operandType, b.getZeroAttr(p->operandType));
+  auto chunkType = VectorType::get({8}, p->operandType);
+  // Copies the 8 elements of a chunk at (globalRow, globalCol) with element
+  // loads, each zero past the memref or when `inRange` is false, and one
+  // 16-byte shared store.
+  auto copyChunkSynchronously = [&](const View &view, Value inRange,
+                                    Value globalRow, Value globalCol,
+                                    Value buffer, Value dst) {
+    Value rowOk = arith::AndIOp::create(
+        b, loc, inRange,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, globalRow,
+                              view.dims[0]));
+    Value srcRow = arith::SelectOp::create(b, loc, rowOk, globalRow, c(0));
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < 8; ++e) {
+      Value col = arith::AddIOp::create(b, loc, globalCol, c(e));
+      Value ok = arith::AndIOp::create(
+          b, loc, rowOk,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                view.dims[1]));
+      Value srcCol = arith::SelectOp::create(b, loc, ok, col, c(0));
+      Value value = memref::LoadOp::create(b, loc, view.memref,
+                                           ValueRange{srcRow, srcCol});
+      elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
+    }
+    Value chunk = vector::FromElementsOp::create(b, loc, chunkType, elements);
+    vector::StoreOp::create(b, loc, chunk, buffer, ValueRange{dst});
+  };
+  // Issues the copies of step `iv` into stage buffer `stage` and commits
+  // them as one group (synchronous: copies them).
+  auto issue = [&](Value iv, Value stage) {
+    steps.emitStep(iv);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    auto copyTile = [&](tile::LoadOp load, const View &view, int64_t rows,
+                        Value buffer, int64_t stageSize, bool isA,
+                        bool synchronous) {
+      Value rowStart = arith::MulIOp::create(
+          b, loc, lookup(load.getIndices()[0]), c(view.tileShape[0]));
+      Value colStart = arith::MulIOp::create(
+          b, loc, lookup(load.getIndices()[1]), c(view.tileShape[1]));
+      Value stageBase = arith::MulIOp::create(b, loc, stage, c(stageSize));
+      // The thread's chunk `threadId + first` of the tile.
+      auto copyChunk = [&](Value first) {
+        Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, first);
+        Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
+        Value col = arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)),
+            c(8));
+        Value globalRow = arith::AddIOp::create(b, loc, rowStart, row);
+        Value globalCol = arith::AddIOp::create(b, loc, colStart, col);
+        // The chunk's place in the swizzled stage buffer.
+        auto emitDestination = [&]() -> Value {
+          Value stagedRow =
+              isA && p->isWgmma()
+                  ? emitWgmmaStagedRow(ctx, b, row, p->m, p->numWarps)
+                  : row;
+          return arith::AddIOp::create(
+              b, loc, stageBase,
+              emitMmaSyncSwizzle(ctx, b, stagedRow, col, p->k));
+        };
+        if (synchronous) {
+          copyChunkSynchronously(view, inRange, globalRow, globalCol, buffer,
+                                 emitDestination());
+          return;
+        }
+        // K % 8 == 0 (versioned): a chunk is wholly inside or outside.
+        Value valid = arith::AndIOp::create(
+            b, loc, inRange,
+            arith::AndIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      globalRow, view.dims[0]),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      globalCol, view.dims[1])));
+        Value srcElements =
+            arith::SelectOp::create(b, loc, valid, c(8), c(0));
+        // A chunk that copies nothing still needs an address in the memref.
+        Value srcRow = arith::SelectOp::create(b, loc, valid, globalRow, c(0));
+        Value srcCol = arith::SelectOp::create(b, loc, valid, globalCol, c(0));
+        Value dst = emitDestination();
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenType, buffer, ValueRange{dst}, view.memref,
+            ValueRange{srcRow, srcCol}, b.getIndexAttr(8), srcElements,
+            b.getUnitAttr());
+      };
+      int64_t chunks = rows * chunksPerRow;
+      if (!synchronous) {
+        for (int64_t first = 0; first < chunks; first += threads)
+          copyChunk(c(first));
+        return;
+      }
+      // A rolled loop: unrolled, the element loads of every chunk would be
+      // in flight at once, in registers the accumulators need.
+      auto chunkLoop = scf::ForOp::create(b, loc, c(0), c(chunks), c(threads));
+      // LLVM would unroll it all the same (8 trips), and its loads would
+      // then be hoisted together: 62 more registers at 128x128 on 4 warps.
+      // SCF-to-CF moves the LLVM attribute onto the loop's branch.
+      MLIRContext *mlirCtx = b.getContext();
+      chunkLoop->setAttr(
+          "loop_annotation",
+          LLVM::LoopAnnotationAttr::get(
+              mlirCtx, {}, {}, {},
+              LLVM::LoopUnrollAttr::get(mlirCtx, b.getBoolAttr(true), {}, {},
+                                        {}, {}, {}, {}),
+              {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
+      copyChunk(chunkLoop.getInductionVar());
+    };
+    auto copyBoth = [&](bool synchronous) {
+      copyTile(loadA, *viewA, p->m, bufA, sizeA, /*isA=*/true, synchronous);
+      copyTile(loadB, *viewB, p->n, bufB, sizeB, /*isA=*/false, synchronous);
+    };
+    if (versionedCopies) {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      copyBoth(/*synchronous=*/false);
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      copyBoth(/*synchronous=*/true);
+    } else {
+      copyBoth(/*synchronous=*/false);
+    }
+    // An empty group (synchronous copies) completes at once.
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  };
+
+  // wgmma with 4 or more stages leaves each step's group in flight while the
+  // next step's copies are issued, so the copies run one step less ahead
+  // (the buffer of the step before is still being read). With 3 stages two
+  // steps of copies in flight measured faster than one step and a group
+  // (H200, docs/gpu-lowering.md).
+  int64_t wgmmaInFlight = p->isWgmma() && stages >= 4 ? 1 : 0;
+  int64_t lookahead = stages - 1 - wgmmaInFlight;
+  Value lb = adaptor.getLowerBound();
+  Value step = adaptor.getStep();
+  for (int64_t s = 0; s < lookahead; ++s)
+    issue(arith::AddIOp::create(
+              b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
+          c(s));
+
+  TileValue init = convertLayout(
+      ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])}, p->acc,
+      op);
+  auto accType = cast<VectorType>(init.vec.getType());
+  SmallVector<Value> elements;
+  for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
+    elements.push_back(
+        vector::ExtractOp::create(b, loc, init.vec, ArrayRef<int64_t>{i}));
+  // The loop carries the stage index and the accumulators: one vector
+  // (mma_sync), or wgmma's per-tile register structs.
+  SmallVector<Value> initAcc =
+      p->isWgmma() ? packWgmmaAccumulators(ctx, b, *p, elements)
+                   : SmallVector<Value>{init.vec};
+  SmallVector<Value> iterInit = initAcc;
+  iterInit.push_back(c(0));
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step, iterInit);
+  int64_t accCount = initAcc.size();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    b.setInsertionPointToEnd(body);
+    Value iv = loop.getInductionVar();
+    Value stage = loop.getRegionIterArgs()[accCount];
+    Value ahead = arith::AddIOp::create(
+        b, loc, iv, arith::MulIOp::create(b, loc, step, c(lookahead)));
+    Value aheadStage = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, stage, c(lookahead)),
+        c(stages));
+    // Without a group in flight the copies of step k + S - 1 go first, into
+    // the buffer that step k - 1 read before the barrier that ended it.
+    if (!wgmmaInFlight)
+      issue(ahead, aheadStage);
+    // Step k's group is complete once at most lookahead - 1 newer ones are
+    // pending (without a group in flight: counting the one just issued).
+    NVVM::CpAsyncWaitGroupOp::create(b, loc,
+                                     wgmmaInFlight ? lookahead - 1 : lookahead);
+    emitStagingFence(ctx, b, *p);
+    ctx.barrier(b);
+    // With a group in flight this barrier also ends the reads of the buffer
+    // the copies overwrite: step k - 2's group, which each warpgroup waited
+    // for before arriving here.
+    if (wgmmaInFlight)
+      issue(ahead, aheadStage);
+    Value baseA = arith::MulIOp::create(b, loc, stage, c(sizeA));
+    Value baseB = arith::MulIOp::create(b, loc, stage, c(sizeB));
+    SmallVector<Value> yielded(loop.getRegionIterArgs().take_front(accCount));
+    if (p->isWgmma()) {
+      emitWgmmaGroup(ctx, b, *p, bufA, baseA, bufB, baseB, yielded,
+                     wgmmaInFlight ? kWgmmaNoWait : 0);
+      if (wgmmaInFlight) {
+        // The last step waits for every group, so that no group is in
+        // flight where the loop's results merge with its initial values
+        // (ptxas serializes wgmma when a register of an unfinished group
+        // may be written by another instruction, such as the copies of a
+        // loop that runs zero times).
+        Value last = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge,
+            arith::AddIOp::create(b, loc, iv, step), ub);
+        auto wait = scf::IfOp::create(b, loc, TypeRange{}, last,
+                                      /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(wait.thenBlock()->getTerminator());
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+        b.setInsertionPoint(wait.elseBlock()->getTerminator());
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      }
+    } else {
+      SmallVector<Value> stepElements;
+      for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
+        stepElements.push_back(vector::ExtractOp::create(
+            b, loc, yielded[0], ArrayRef<int64_t>{i}));
+      emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, stepElements);
+      yielded[0] = vector::FromElementsOp::create(b, loc, accType, stepElements);
+    }
+    // The next step's copies overwrite the buffer read by this one.
+    if (!wgmmaInFlight)
+      ctx.barrier(b);
+    yielded.push_back(arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, stage, c(1)), c(stages)));
+    scf::YieldOp::create(b, loc, yielded);
+  }
+  Value result = loop.getResult(0);
+  if (p->isWgmma()) {
+    unpackWgmmaAccumulators(ctx, b, *p,
+                            SmallVector<Value>(loop.getResults().take_front(accCount)),
+                            elements);
+    result = vector::FromElementsOp::create(b, loc, accType, elements);
+  }
+  // The copies of steps past the end zero-fill buffers nobody reads again;
+  // they still finish before the epilogue.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  rewriter.replaceOp(
+      op, convertLayout(ctx, b, {result, p->acc}, layoutOf(op.getResult(0)), op)
+              .vec);
+  return success();
+}
+
+void kbench::gpu_lowering::populateTensorCorePatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  // Outranks the simt and the unsupported-impl tile.mma patterns.
+  patterns.add<TensorCoreMmaLowering>(converter, ctx, /*benefit=*/2);
+  // Outranks the plain and the unsupported-depth scf.for patterns.
+  patterns.add<TensorCorePipelinedLoop>(converter, ctx, /*benefit=*/3);
+}

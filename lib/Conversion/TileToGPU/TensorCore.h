@@ -1,0 +1,116 @@
+//===- TensorCore.h - Building blocks of the tensor-core lowerings -*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToGPU. impl = mma_sync and impl = wgmma share
+// everything but the instructions that read the staged operands:
+//
+//   TensorCore.cpp       the plan, the staging of the operands into swizzled
+//                        shared memory (from registers, or by a cp.async
+//                        pipelined K loop) and both patterns;
+//   MmaSyncLowering.cpp  ldmatrix + mma.sync per k16 step (emitMmaSyncSteps);
+//   WgmmaLowering.cpp    matrix descriptors + wgmma.mma_async per k16 step
+//                        (emitWgmmaSteps).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
+#define KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
+
+#include "Patterns.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
+
+namespace kbench::gpu_lowering {
+
+/// Static facts about one tile.mma lowered on tensor cores.
+struct TensorCorePlan {
+  tile::MmaImpl impl;
+  int64_t m, n, k;
+  bool transA, transB;
+  /// Whether A (KxM) or B (KxN) is staged as rows of M or N and read with
+  /// ldmatrix.trans, instead of as rows of K (mma_sync only).
+  bool kMajorA, kMajorB;
+  mlir::Type operandType;
+  /// The warp grid of mma_sync (wgmma: every warp along M).
+  MmaSyncWarpGrid grid;
+  Layout acc;
+  int64_t numWarps;
+
+  bool isWgmma() const { return impl == tile::MmaImpl::wgmma; }
+  /// Alignment of the staged operand buffers in shared memory.
+  int64_t bufferAlignment() const {
+    return isWgmma() ? kWgmmaBufferAlign : 16;
+  }
+};
+
+/// The plan of `op` (impl mma_sync or wgmma) in a K loop of `stages` stages,
+/// or an error on `op`.
+mlir::FailureOr<TensorCorePlan>
+planTensorCoreMma(tile::MmaOp op, int64_t numWarps, int64_t stages = 1);
+
+/// mmaSyncSwizzle(row, col, rowElems) as index arithmetic at the insertion
+/// point.
+mlir::Value emitMmaSyncSwizzle(KernelContext &ctx, mlir::OpBuilder &b,
+                               mlir::Value row, mlir::Value col,
+                               int64_t rowElems);
+
+/// wgmmaStagedRow(row, m, numWarps) as index arithmetic.
+mlir::Value emitWgmmaStagedRow(KernelContext &ctx, mlir::OpBuilder &b,
+                               mlir::Value row, int64_t m, int64_t numWarps);
+
+/// Accumulates the mma.sync steps of the whole staged K tile into `acc` (the
+/// thread's C elements in getMmaSyncLayout order), reading A and B from
+/// `bufA` and `bufB` at element offsets `baseA` and `baseB` (null: 0).
+void emitMmaSyncSteps(KernelContext &ctx, mlir::OpBuilder &b,
+                      const TensorCorePlan &p, mlir::Value bufA,
+                      mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
+                      llvm::SmallVectorImpl<mlir::Value> &acc);
+
+/// The same with wgmma.mma_async (acc in getWgmmaLayout order): one
+/// emitWgmmaGroup that waits for itself, so that the buffers may be
+/// overwritten after the next barrier.
+void emitWgmmaSteps(KernelContext &ctx, mlir::OpBuilder &b,
+                    const TensorCorePlan &p, mlir::Value bufA,
+                    mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
+                    llvm::SmallVectorImpl<mlir::Value> &acc);
+
+/// The thread's accumulators (getWgmmaLayout order) as one LLVM struct of
+/// f32 registers per wgmma tile of its warpgroup, and back. A K loop that
+/// keeps a wgmma group in flight carries the structs, so that no other
+/// instruction writes the registers of an unfinished group (ptxas would
+/// serialize the wgmma instructions).
+llvm::SmallVector<mlir::Value>
+packWgmmaAccumulators(KernelContext &ctx, mlir::OpBuilder &b,
+                      const TensorCorePlan &p,
+                      llvm::ArrayRef<mlir::Value> elements);
+void unpackWgmmaAccumulators(KernelContext &ctx, mlir::OpBuilder &b,
+                             const TensorCorePlan &p,
+                             llvm::ArrayRef<mlir::Value> structs,
+                             llvm::SmallVectorImpl<mlir::Value> &elements);
+
+/// emitWgmmaGroup's `pendingGroups` when the caller emits the wait itself.
+inline constexpr int64_t kWgmmaNoWait = -1;
+
+/// Fences the accumulators, issues every k16 step of the staged K tile as
+/// one wgmma group into `structs` (packWgmmaAccumulators) and waits until at
+/// most `pendingGroups` groups are in flight (kWgmmaNoWait: no wait).
+void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
+                    const TensorCorePlan &p, mlir::Value bufA,
+                    mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
+                    llvm::SmallVectorImpl<mlir::Value> &structs,
+                    int64_t pendingGroups);
+
+/// Makes this thread's writes to the staged buffers (st.shared, cp.async)
+/// visible to the wgmma async proxy; call before the barrier that publishes
+/// them. Nothing for mma_sync, whose ldmatrix reads are generic.
+void emitStagingFence(KernelContext &ctx, mlir::OpBuilder &b,
+                      const TensorCorePlan &p);
+
+/// Wraps every K loop that asks for a cp.async pipelined tensor-core mma
+/// (TensorCore.cpp) in `scf.if` on the 16-byte alignment of the operand
+/// rows: the pipelined loop when they are aligned, the same loop with one
+/// stage otherwise. Runs on the tile IR before the conversion.
+void versionTensorCorePipelines(tile::KernelOp kernel, int64_t numWarps);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H

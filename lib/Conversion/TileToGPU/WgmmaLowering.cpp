@@ -1,0 +1,211 @@
+//===- WgmmaLowering.cpp - descriptors + wgmma.mma_async (impl = wgmma) ---===//
+//
+// Hopper's warpgroup tensor-core instruction. The rules and the model are in
+// WgmmaRules.h; the staging of the operands (rows of 64 K elements in the
+// 128-byte swizzle, 1024-byte aligned buffers, A's rows in D-fragment order)
+// is TensorCore.cpp's. This file reads one staged K tile:
+//
+//   every warpgroup issues, per k16 step, one wgmma.mma_async m64nNk16 per
+//   64-row tile it owns; A and B are named by 64-bit matrix descriptors
+//   (start address >> 4 in bits 0..13, leading byte offset 16 >> 4 in bits
+//   16..29 (unused by K-major swizzled layouts), stride byte offset 1024 >> 4
+//   between 8-row groups in bits 32..45, swizzle mode 1 = 128 bytes in bits
+//   62..63); a k16 step advances the start address by 32 bytes inside the
+//   swizzled row, which the hardware swizzles as it addresses it.
+//
+// The accumulators enter the group after wgmma.fence (their registers were
+// written by other instructions) and are read only after the group's
+// wgmma.wait_group 0, so ptxas never has to serialize the instructions; the
+// staged buffers may be overwritten after the barrier that follows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCore.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+/// Bytes of one staged row of K (64 16-bit elements) and of an 8-row group,
+/// the descriptor's stride byte offset.
+static constexpr int64_t kRowBytes = 2 * kWgmmaRowElems;
+static constexpr int64_t kRowGroupBytes = 8 * kRowBytes;
+
+/// The descriptor bits that do not depend on the address: leading byte
+/// offset 1 (16 bytes), stride byte offset 1024 bytes, 128-byte swizzle.
+static constexpr uint64_t kDescriptorFlags =
+    (uint64_t(1) << 16) | (uint64_t(kRowGroupBytes >> 4) << 32) |
+    (uint64_t(1) << 62);
+
+Value kbench::gpu_lowering::emitWgmmaStagedRow(KernelContext &ctx,
+                                               OpBuilder &b, Value row,
+                                               int64_t m, int64_t numWarps) {
+  Location loc = ctx.loc;
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, c(y));
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return arith::MulIOp::create(b, loc, x, c(y));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  int64_t warpgroupWarps = 4;
+  int64_t tilesPerWarpgroup = m / (kWgmmaM * (numWarps / warpgroupWarps));
+  Value g = rem(row, 8);
+  Value warp = rem(div(row, 8), numWarps);
+  Value rep = div(row, 8 * numWarps);
+  Value tile = add(mul(div(warp, warpgroupWarps), tilesPerWarpgroup),
+                   div(rep, 2));
+  return add(add(mul(tile, kWgmmaM), mul(rem(warp, warpgroupWarps), 16)),
+             add(mul(rem(rep, 2), 8), g));
+}
+
+void kbench::gpu_lowering::emitStagingFence(KernelContext &ctx, OpBuilder &b,
+                                            const TensorCorePlan &p) {
+  if (!p.isWgmma())
+    return;
+  NVVM::FenceProxyOp::create(
+      b, ctx.loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+/// The descriptor of a staged buffer's element `base` (null: 0): the shared
+/// address's bits 4..17 and the flags.
+static Value emitDescriptorBase(KernelContext &ctx, OpBuilder &b, Value buffer,
+                                Value base) {
+  Location loc = ctx.loc;
+  Type i64 = b.getI64Type();
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  if (base)
+    address = arith::AddIOp::create(
+        b, loc, address,
+        arith::MulIOp::create(b, loc, base, ctx.constIndex(b, 2)));
+  Value word = arith::IndexCastUIOp::create(b, loc, i64, address);
+  auto constant = [&](uint64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i64,
+                                     b.getI64IntegerAttr(int64_t(v)));
+  };
+  Value field = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, word, constant(0x3FFFF)),
+      constant(4));
+  return arith::OrIOp::create(b, loc, field, constant(kDescriptorFlags));
+}
+
+/// Per-thread facts of the accumulator registers of a plan's wgmma tiles.
+namespace {
+struct WgmmaAccumulators {
+  int64_t tiles;    // wgmma tiles per warpgroup
+  int64_t regs;     // f32 registers per thread per tile
+  int64_t colCount; // per-thread columns of the flat layout
+  LLVM::LLVMStructType structType;
+
+  explicit WgmmaAccumulators(const TensorCorePlan &p, MLIRContext *ctx)
+      : tiles(p.m / (kWgmmaM * (p.numWarps / 4))), regs(p.n / 2),
+        colCount(p.n / 4) {
+    SmallVector<Type> fields(regs, Float32Type::get(ctx));
+    structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  }
+  /// Register i of tile t is row g + 8 ((i / 2) % 2), column 8 (i / 4) +
+  /// 2 (lane % 4) + i % 2 of the tile, which getWgmmaLayout keeps at flat
+  /// position (2 t + (i / 2) % 2) * colCount + 2 (i / 4) + i % 2.
+  int64_t flatIndex(int64_t tile, int64_t i) const {
+    return (2 * tile + (i / 2) % 2) * colCount + 2 * (i / 4) + i % 2;
+  }
+};
+} // namespace
+
+SmallVector<Value> kbench::gpu_lowering::packWgmmaAccumulators(
+    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p,
+    ArrayRef<Value> elements) {
+  WgmmaAccumulators accs(p, b.getContext());
+  SmallVector<Value> structs;
+  for (int64_t tile = 0; tile < accs.tiles; ++tile) {
+    Value s = LLVM::PoisonOp::create(b, ctx.loc, accs.structType);
+    for (int64_t i = 0; i < accs.regs; ++i)
+      s = LLVM::InsertValueOp::create(b, ctx.loc, s,
+                                      elements[accs.flatIndex(tile, i)],
+                                      ArrayRef<int64_t>{i});
+    structs.push_back(s);
+  }
+  return structs;
+}
+
+void kbench::gpu_lowering::unpackWgmmaAccumulators(
+    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p,
+    ArrayRef<Value> structs, SmallVectorImpl<Value> &elements) {
+  WgmmaAccumulators accs(p, b.getContext());
+  for (int64_t tile = 0; tile < accs.tiles; ++tile)
+    for (int64_t i = 0; i < accs.regs; ++i)
+      elements[accs.flatIndex(tile, i)] = LLVM::ExtractValueOp::create(
+          b, ctx.loc, structs[tile], ArrayRef<int64_t>{i});
+}
+
+void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
+                                          const TensorCorePlan &p, Value bufA,
+                                          Value baseA, Value bufB, Value baseB,
+                                          SmallVectorImpl<Value> &structs,
+                                          int64_t pendingGroups) {
+  Location loc = ctx.loc;
+  MLIRContext *mlirCtx = b.getContext();
+  Type i64 = b.getI64Type();
+  WgmmaAccumulators accs(p, mlirCtx);
+  int64_t warpgroups = p.numWarps / 4;
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  // The warpgroup's first A row, in descriptor units (16 bytes).
+  Value descA = emitDescriptorBase(ctx, b, bufA, baseA);
+  if (warpgroups > 1) {
+    Value warpgroup = arith::DivUIOp::create(b, loc, ctx.warpId,
+                                             ctx.constIndex(b, 4));
+    Value offset = arith::MulIOp::create(
+        b, loc, arith::IndexCastUIOp::create(b, loc, i64, warpgroup),
+        constant(accs.tiles * kWgmmaM * kRowBytes >> 4));
+    descA = arith::AddIOp::create(b, loc, descA, offset);
+  }
+  Value descB = emitDescriptorBase(ctx, b, bufB, baseB);
+
+  NVVM::WGMMATypes operand = p.operandType.isBF16() ? NVVM::WGMMATypes::bf16
+                                                    : NVVM::WGMMATypes::f16;
+  auto shape = NVVM::MMAShapeAttr::get(mlirCtx, kWgmmaM, p.n, kWgmmaK);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t kk = 0; kk < p.k / kWgmmaK; ++kk) {
+    // A k16 step is 32 bytes further along the swizzled rows.
+    int64_t stepOffset = kk * kWgmmaK * 2 >> 4;
+    Value stepB = arith::AddIOp::create(b, loc, descB, constant(stepOffset));
+    for (int64_t tile = 0; tile < accs.tiles; ++tile) {
+      Value stepA = arith::AddIOp::create(
+          b, loc, descA,
+          constant(stepOffset + (tile * kWgmmaM * kRowBytes >> 4)));
+      structs[tile] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accs.structType, structs[tile], stepA, stepB, shape, operand,
+          operand, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  if (pendingGroups != kWgmmaNoWait)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pendingGroups);
+}
+
+void kbench::gpu_lowering::emitWgmmaSteps(KernelContext &ctx, OpBuilder &b,
+                                          const TensorCorePlan &p, Value bufA,
+                                          Value baseA, Value bufB, Value baseB,
+                                          SmallVectorImpl<Value> &acc) {
+  SmallVector<Value> structs = packWgmmaAccumulators(ctx, b, p, acc);
+  emitWgmmaGroup(ctx, b, p, bufA, baseA, bufB, baseB, structs,
+                 /*pendingGroups=*/0);
+  unpackWgmmaAccumulators(ctx, b, p, structs, acc);
+}

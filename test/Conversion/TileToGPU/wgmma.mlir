@@ -1,0 +1,125 @@
+// RUN: kbench-opt %s --split-input-file --tile-to-gpu | FileCheck %s
+// RUN: sed 's/tile.pipeline_stages = 4/tile.pipeline_stages = 3/' %s | kbench-opt --split-input-file --tile-to-gpu | FileCheck %s --check-prefix=STAGES3
+
+// tile.mma (impl = wgmma), bf16 x bf16 -> f32, A 64x64 and B 32x64 (NxK,
+// transpose_b) on one warpgroup. The CTA's buffer is aligned to 1024 bytes
+// at run time (its address rounded up inside a buffer 1008 bytes larger:
+// 12288 + 1008); A and B are stored to it as swizzled rows of 64 elements,
+// made visible to the async proxy and published by a barrier; the matrix
+// descriptors carry the address bits 4..17 and the flags (leading byte
+// offset 16, stride byte offset 1024, 128-byte swizzle:
+// 0x4000004000010000); one wgmma group of four m64n32k16 steps, waited for
+// at once.
+
+// CHECK-LABEL: gpu.func @wgmma_once
+// CHECK-SAME: workgroup(%{{.*}} : memref<13296xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK: %[[MIS:.*]] = arith.remui %[[BASE]], %c1024
+// CHECK: %[[SHIFT:.*]] = arith.remui %{{.*}}, %c1024
+// CHECK: %[[ALIGNED:.*]] = memref.view %{{.*}}[%[[SHIFT]]][%c12288]
+// CHECK: %[[AS:.*]] = memref.view %[[ALIGNED]][%c0][] : {{.*}} to memref<4096xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[BS:.*]] = memref.view %[[ALIGNED]][%c8192][] : {{.*}} to memref<2048xbf16, #gpu.address_space<workgroup>>
+// CHECK: arith.xori
+// CHECK: vector.store %{{.*}}, %[[AS]]
+// CHECK: vector.store %{{.*}}, %[[BS]]
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.extract_aligned_pointer_as_index %[[AS]]
+// CHECK: arith.ori %{{.*}}, %c4611686293305360384_i64 : i64
+// CHECK: memref.extract_aligned_pointer_as_index %[[BS]]
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+tile.kernel @wgmma_once(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                        %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                        %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 64, BN = 32, BK = 64, num_warps = 4, vector_width = 8} requires ["K <= BK"] {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<32x64xbf16, pad = zero>
+  %Cv = tile.partition %C tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x32xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x32xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+  %b = tile.load %Bv[%n, %c0] : !tile.part<32x64xbf16, pad = zero> -> tensor<32x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %c = tile.mma %a, %b, %z impl(wgmma) {transpose_b} : tensor<64x64xbf16>, tensor<32x64xbf16> -> tensor<64x32xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x32xf32>, !tile.part<64x32xf32>
+  tile.return
+}
+
+// -----
+
+// A K loop of 4 cp.async stages on two warpgroups (128x64 accumulator, 64
+// rows each). The loop carries one register struct per wgmma tile, so no
+// other instruction writes the registers of a group in flight. Each step:
+// wait for its copies (one newer group may be pending: with a wgmma group in
+// flight the copies run two steps ahead, not three), fence, one barrier,
+// then the copies of step k + 2, versioned at run time (cp.async when the
+// rows of K are 16-byte aligned, element loads and 16-byte shared stores
+// chunk by chunk otherwise), then the wgmma group, left in flight except
+// after the last step. With 3 stages (STAGES3) nothing stays in flight:
+// copies first, then the group, waited for, and a second barrier.
+
+// CHECK-LABEL: gpu.func @wgmma_loop
+// CHECK: scf.for {{.*}} -> (!llvm.struct<(f32,
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.load
+// CHECK: vector.store {{.*}} vector<8xbf16>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: } else {
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+
+// STAGES3-LABEL: gpu.func @wgmma_loop
+// STAGES3: scf.for {{.*}} -> (!llvm.struct<(f32,
+// STAGES3: scf.if
+// STAGES3: nvgpu.device_async_copy
+// STAGES3: nvvm.cp.async.commit.group
+// STAGES3-NEXT: nvvm.cp.async.wait.group 2
+// STAGES3-NEXT: nvvm.fence.proxy
+// STAGES3-NEXT: gpu.barrier
+// STAGES3: nvvm.wgmma.fence.aligned
+// STAGES3-COUNT-4: nvvm.wgmma.mma_async
+// STAGES3-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// STAGES3-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// STAGES3-NEXT: gpu.barrier
+// STAGES3: scf.yield
+tile.kernel @wgmma_loop(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                        %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                        %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 128, BN = 64, BK = 64, num_warps = 8, vector_width = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+  %Cv = tile.partition %C tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x64xf32>
+  %m, %n = tile.grid %Cv : !tile.part<128x64xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<128x64xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<128x64xf32>) {
+    %a = tile.load %Av[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %b = tile.load %Bv[%n, %k] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+    %r = tile.mma %a, %b, %s impl(wgmma) {transpose_b} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    scf.yield %r : tensor<128x64xf32>
+  } {tile.pipeline_stages = 4}
+  tile.store %acc, %Cv[%m, %n] : tensor<128x64xf32>, !tile.part<128x64xf32>
+  tile.return
+}
