@@ -126,9 +126,8 @@ kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                            stages, *why)
           .str();
   }
-  // A pipelined loop also keeps the buffers of its unaligned version
-  // (TensorCore.cpp).
-  int64_t bytes = getMmaSyncSharedBytes(op) * (stages > 1 ? stages + 1 : 1);
+  // One set of buffers per stage.
+  int64_t bytes = getMmaSyncSharedBytes(op) * stages;
   int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
   if (bytes > limit)
     return llvm::formatv("impl = mma_sync stages its operands in {0} bytes of "

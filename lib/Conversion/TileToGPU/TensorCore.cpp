@@ -24,13 +24,10 @@
 // threads along a row, so a warp's copies are coalesced); a chunk past the
 // memref, or of a step past the end, copies 0 bytes and zero-fills (the
 // operand views have pad(zero) or no pad). A 16-byte copy needs 16-byte
-// aligned rows: versionTensorCorePipelines wraps every mma_sync such loop
-// in `scf.if K % 8 == 0` (both operands) at the tile level, with the
-// pipelined loop (marked tile.mma_sync_aligned) in the then-branch and the
-// same loop with one stage (register staging) in the else-branch. A wgmma
-// loop is marked instead (tile.tensor_core_copy_versioned) and versions
-// each step's copies at run time: cp.async, or element loads and 16-byte
-// shared stores chunk by chunk.
+// aligned rows, which the kernel does not promise: each step's copies are
+// versioned at run time, cp.async when K % 8 == 0 in both operands, and
+// otherwise element loads (zero past the memref) with one 16-byte shared
+// store per chunk, in a loop LLVM must not unroll.
 //
 // With S >= 4 a wgmma loop keeps each step's group in flight while the next
 // step's copies are issued, so the copies run S - 2 steps ahead:
@@ -190,17 +187,7 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
 };
 } // namespace
 
-/// Marks the pipelined copy of a versioned loop: its rows are 16-byte
-/// aligned.
-static constexpr llvm::StringLiteral kAlignedAttrName =
-    "tile.mma_sync_aligned";
-/// Marks a wgmma K loop whose copies are versioned at run time instead: the
-/// same pipeline, each step's copies cp.async when the rows are 16-byte
-/// aligned and element loads with 16-byte shared stores otherwise.
-static constexpr llvm::StringLiteral kCopyVersionedAttrName =
-    "tile.tensor_core_copy_versioned";
-
-/// The mma_sync tile.mma of `loop` if the loop asks for a cp.async pipeline
+/// The tensor-core tile.mma of `loop` if the loop asks for a cp.async pipeline
 /// the rules accept, else null.
 static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
   if (getPipelineStages(loop) < 2)
@@ -213,63 +200,13 @@ static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
   return mma;
 }
 
-void kbench::gpu_lowering::versionTensorCorePipelines(tile::KernelOp kernel,
-                                                   int64_t numWarps) {
-  SmallVector<scf::ForOp> loops;
-  kernel.walk([&](scf::ForOp loop) {
-    if (!loop->hasAttr(kAlignedAttrName) &&
-        getAsyncPipelinedMma(loop, numWarps))
-      loops.push_back(loop);
-  });
-  for (scf::ForOp loop : loops) {
-    tile::MmaOp mma = getMmaLoopMma(loop);
-    // Two wgmma loops in one kernel (one per version) cost ptxas more
-    // registers than either alone (255 with spills against 191 and 174 at
-    // 128x128 on 4 warps): version the copies inside the one loop instead.
-    if (mma.getImplKind() == tile::MmaImpl::wgmma) {
-      loop->setAttr(kCopyVersionedAttrName, UnitAttr::get(loop.getContext()));
-      continue;
-    }
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-    Value c8 = arith::ConstantIndexOp::create(b, loc, 8);
-    Value aligned;
-    for (Value operand : {mma.getA(), mma.getB()}) {
-      Value view = operand.getDefiningOp<tile::LoadOp>().getView();
-      // Rows of K: the innermost dim of both views.
-      Value extent = tile::ExtentOp::create(b, loc, view, 1);
-      Value ok = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc, extent, c8), c0);
-      aligned = aligned ? arith::AndIOp::create(b, loc, aligned, ok) : ok;
-    }
-    auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), aligned,
-                                  /*withElseRegion=*/true);
-    for (bool pipelined : {true, false}) {
-      Region &region = pipelined ? ifOp.getThenRegion() : ifOp.getElseRegion();
-      OpBuilder inner = OpBuilder::atBlockEnd(&region.front());
-      Operation *copy = inner.clone(*loop);
-      if (pipelined)
-        copy->setAttr(kAlignedAttrName, inner.getUnitAttr());
-      else
-        copy->setAttr(kPipelineStagesAttrName, inner.getI64IntegerAttr(1));
-      scf::YieldOp::create(inner, loc, copy->getResults());
-    }
-    loop->replaceAllUsesWith(ifOp.getResults());
-    loop->erase();
-  }
-}
-
 namespace {
 /// The tensor-core K loop with S >= 2 stages: the aligned version of an
 /// mma_sync loop, or a wgmma loop with its copies versioned at run time.
 struct TensorCorePipelinedLoop : KernelPattern<scf::ForOp> {
   using KernelPattern::KernelPattern;
   bool matches(scf::ForOp op) const override {
-    return (op->hasAttr(kAlignedAttrName) ||
-            op->hasAttr(kCopyVersionedAttrName)) &&
-           getAsyncPipelinedMma(op, ctx.numWarps);
+    return getAsyncPipelinedMma(op, ctx.numWarps);
   }
   LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override;
@@ -281,7 +218,6 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                             ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
   Location loc = op.getLoc();
-  bool versionedCopies = op->hasAttr(kCopyVersionedAttrName);
   int64_t stages = getPipelineStages(op);
   tile::MmaOp mma = getMmaLoopMma(op);
   auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
@@ -311,11 +247,9 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   Value ub = adaptor.getUpperBound();
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   // Rows of K are 16-byte aligned when K % 8 == 0 in both operands.
-  Value rowsAligned;
-  if (versionedCopies)
-    rowsAligned =
-        arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims[1], 8),
-                              ctx.divisibleBy(b, viewB->dims[1], 8));
+  Value rowsAligned =
+      arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims[1], 8),
+                            ctx.divisibleBy(b, viewB->dims[1], 8));
   Value zero = arith::ConstantOp::create(
       b, loc, p->operandType, b.getZeroAttr(p->operandType));
   auto chunkType = VectorType::get({8}, p->operandType);
@@ -431,16 +365,16 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
       copyTile(loadA, *viewA, p->m, bufA, sizeA, /*isA=*/true, synchronous);
       copyTile(loadB, *viewB, p->n, bufB, sizeB, /*isA=*/false, synchronous);
     };
-    if (versionedCopies) {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
-                                    /*withElseRegion=*/true);
+    // One loop for both: two versions of the loop (one per alignment) made
+    // ptxas spend more registers than either alone.
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
+                                  /*withElseRegion=*/true);
+    {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       copyBoth(/*synchronous=*/false);
       b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
       copyBoth(/*synchronous=*/true);
-    } else {
-      copyBoth(/*synchronous=*/false);
     }
     // An empty group (synchronous copies) completes at once.
     NVVM::CpAsyncCommitGroupOp::create(b, loc);

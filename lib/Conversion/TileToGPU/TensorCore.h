@@ -105,12 +105,6 @@ void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
 void emitStagingFence(KernelContext &ctx, mlir::OpBuilder &b,
                       const TensorCorePlan &p);
 
-/// Wraps every K loop that asks for a cp.async pipelined tensor-core mma
-/// (TensorCore.cpp) in `scf.if` on the 16-byte alignment of the operand
-/// rows: the pipelined loop when they are aligned, the same loop with one
-/// stage otherwise. Runs on the tile IR before the conversion.
-void versionTensorCorePipelines(tile::KernelOp kernel, int64_t numWarps);
-
 } // namespace kbench::gpu_lowering
 
 #endif // KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H

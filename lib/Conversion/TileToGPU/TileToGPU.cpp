@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssignLayouts.h"
-#include "TensorCore.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
@@ -191,7 +190,6 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
                                 : assignLayouts(kernel)))
     return failure();
   planPipelining(kernel, knobs->numWarps);
-  versionTensorCorePipelines(kernel, knobs->numWarps);
   Block &body = kernel.getBody().front();
   WalkResult accepted =
       kernel.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {

@@ -87,9 +87,8 @@ kbench::gpu_lowering::whyNotWgmma(tile::MmaOp op, int64_t numWarps,
       return llvm::formatv("tile.pipeline_stages = {0}: {1}; use stages 1",
                            stages, *why)
           .str();
-  // One set of buffers per stage (a wgmma loop versions its copies, not the
-  // loop: TensorCore.cpp); the base is aligned at run time, which may skip up
-  // to one alignment unit.
+  // One set of buffers per stage; the base is aligned at run time, which may
+  // skip up to one alignment unit.
   int64_t bytes = getWgmmaSharedBytes(op) * stages + kWgmmaBufferAlign;
   int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
   if (bytes > limit)

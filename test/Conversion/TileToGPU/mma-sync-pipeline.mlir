@@ -1,45 +1,49 @@
 // RUN: kbench-opt %s --tile-to-gpu | FileCheck %s
 
-// An mma_sync K loop with tile.pipeline_stages = 3: versioned on K % 8 == 0
-// for both operands (16-byte cp.async needs aligned rows); the aligned
-// version copies A and B with cp.async into 3 swizzled buffers each (64x32
-// bf16 = 4 KB per stage and operand: 24 KB), 2 steps ahead: a prologue of
-// two steps, then per step one issue (256 chunks of A and of B over 128
-// threads: 2 + 2 copies per thread), wait until at most 2 newer groups are
-// pending, barrier, ldmatrix + mma.sync from this step's buffer, barrier.
-// After the loop every group is waited for. The unaligned version is the
-// register-staged loop of impl = mma_sync.
+// An mma_sync K loop with tile.pipeline_stages = 3: A and B are copied into 3
+// swizzled buffers each (64x32 bf16 = 4 KB per stage and operand: 24 KB), 2
+// steps ahead: a prologue of two steps, then per step one issue, wait until
+// at most 2 newer groups are pending, barrier, ldmatrix + mma.sync from this
+// step's buffer, barrier. After the loop every group is waited for. Each
+// issue is versioned at run time on K % 8 == 0 for both operands (16-byte
+// cp.async needs aligned rows): cp.async of 256 chunks of A and of B over
+// 128 threads (2 + 2 copies per thread), or, for unaligned rows, a loop over
+// the thread's chunks (not to be unrolled) of 8 element loads and one
+// 16-byte shared store each. Either way one commit group per step.
 
 // CHECK-LABEL: gpu.func @pipelined
 // CHECK-DAG: %[[AS:.*]] = memref.view %{{.*}} to memref<6144xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[BS:.*]] = memref.view %{{.*}} to memref<6144xbf16, #gpu.address_space<workgroup>>
-// CHECK: arith.remui %{{.*}}, %c8
-// CHECK: arith.remui %{{.*}}, %c8
-// CHECK: scf.if
 // Prologue: steps 0 and 1.
+// CHECK: scf.if %[[ALIGNED:.*]] {
 // CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
-// CHECK: nvvm.cp.async.commit.group
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128 {
+// CHECK-COUNT-8: memref.load
+// CHECK: vector.store %{{.*}}, %[[AS]]{{.*}} vector<8xbf16>
+// CHECK: } {loop_annotation = #loop_annotation}
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128 {
+// CHECK: vector.store %{{.*}}, %[[BS]]{{.*}} vector<8xbf16>
+// CHECK: } {loop_annotation = #loop_annotation}
+// CHECK: }
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: scf.if %[[ALIGNED]] {
 // CHECK-COUNT-4: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %c0{{.*}}) -> (vector<32xf32>, index)
+// CHECK: scf.if %[[ALIGNED]] {
 // CHECK-COUNT-4: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: nvvm.cp.async.wait.group 2
-// CHECK: gpu.barrier
+// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.ldmatrix %[[AS]]
 // CHECK: nvvm.mma.sync
 // CHECK: gpu.barrier
 // CHECK: scf.yield
 // CHECK: nvvm.cp.async.wait.group 0
-// CHECK: } else {
-// CHECK-NOT: nvgpu.device_async_copy
-// CHECK: scf.for
-// CHECK: vector.store
-// CHECK: gpu.barrier
-// CHECK: nvgpu.ldmatrix
-// CHECK: nvvm.mma.sync
-// CHECK: gpu.barrier
-// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.return
 tile.kernel @pipelined(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                        %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                        %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
