@@ -201,8 +201,8 @@ static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
 }
 
 namespace {
-/// The tensor-core K loop with S >= 2 stages: the aligned version of an
-/// mma_sync loop, or a wgmma loop with its copies versioned at run time.
+/// A tensor-core K loop with S >= 2 stages: the cp.async pipeline, each
+/// step's copies versioned at run time on the alignment of the rows.
 struct TensorCorePipelinedLoop : KernelPattern<scf::ForOp> {
   using KernelPattern::KernelPattern;
   bool matches(scf::ForOp op) const override {
@@ -317,7 +317,7 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                                  emitDestination());
           return;
         }
-        // K % 8 == 0 (versioned): a chunk is wholly inside or outside.
+        // K % 8 == 0 (this version): a chunk is wholly inside or outside.
         Value valid = arith::AndIOp::create(
             b, loc, inRange,
             arith::AndIOp::create(
