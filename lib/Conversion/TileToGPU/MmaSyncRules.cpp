@@ -83,22 +83,33 @@ kbench::gpu_lowering::whyNotCpAsyncPipelined(tile::MmaOp op,
 }
 
 std::optional<std::string>
-kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
-                                    int64_t stages) {
-  RankedTensorType a = op.getA().getType(), acc = op.getAcc().getType();
-  Type operand = a.getElementType(), accType = acc.getElementType();
+kbench::gpu_lowering::whyNotTensorCoreTypes(tile::MmaOp op,
+                                            tile::MmaImpl impl) {
+  Type operand = op.getA().getType().getElementType();
+  Type accType = op.getAcc().getType().getElementType();
+  std::string name = ("impl = " + tile::stringifyMmaImpl(impl)).str();
+  if (operand.isF32())
+    return name + " with f32 operands needs tf32 tensor cores, which round "
+                  "the operands to 10 mantissa bits: the task has not opted "
+                  "into tf32 (no tf32 opt-in in task.json) and tile-to-gpu "
+                  "does not lower it; cast the operands to bf16 or use impl = "
+                  "simt";
+  if ((operand.isBF16() || operand.isF16()) && accType.isF32())
+    return std::nullopt;
   std::string types;
   llvm::raw_string_ostream os(types);
   os << operand << " x " << operand << " -> " << accType;
-  if (operand.isF32())
-    return "impl = mma_sync with f32 operands needs tf32 tensor cores, which "
-           "round the operands to 10 mantissa bits: the task has not opted "
-           "into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not "
-           "lower it; cast the operands to bf16 or use impl = simt";
-  if (!(operand.isBF16() || operand.isF16()) || !accType.isF32())
-    return "impl = mma_sync lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 "
-           "only, got " +
-           types + "; use an f32 accumulator, or impl = simt";
+  return name + " lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 only, got " +
+         types + "; use an f32 accumulator, or impl = simt";
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
+                                    int64_t stages) {
+  RankedTensorType a = op.getA().getType(), acc = op.getAcc().getType();
+  if (std::optional<std::string> why =
+          whyNotTensorCoreTypes(op, tile::MmaImpl::mma_sync))
+    return why;
   ArrayRef<int64_t> c = acc.getShape();
   int64_t m = c[0], n = c[1];
   int64_t k = op.getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);

@@ -496,7 +496,7 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
 void kbench::gpu_lowering::populateTensorCorePatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
-  // Outranks the simt and the unsupported-impl tile.mma patterns.
+  // The impls' tile.mma patterns match disjoint ops (simt: MmaLowering.cpp).
   patterns.add<TensorCoreMmaLowering>(converter, ctx, /*benefit=*/2);
   // Outranks the plain and the unsupported-depth scf.for patterns.
   patterns.add<TensorCorePipelinedLoop>(converter, ctx, /*benefit=*/3);

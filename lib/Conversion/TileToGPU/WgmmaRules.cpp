@@ -29,20 +29,9 @@ std::optional<std::string>
 kbench::gpu_lowering::whyNotWgmma(tile::MmaOp op, int64_t numWarps,
                                   int64_t stages) {
   RankedTensorType a = op.getA().getType(), acc = op.getAcc().getType();
-  Type operand = a.getElementType(), accType = acc.getElementType();
-  if (operand.isF32())
-    return "impl = wgmma with f32 operands needs tf32 tensor cores, which "
-           "round the operands to 10 mantissa bits: the task has not opted "
-           "into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not "
-           "lower it; cast the operands to bf16 or use impl = simt";
-  if (!(operand.isBF16() || operand.isF16()) || !accType.isF32()) {
-    std::string types;
-    llvm::raw_string_ostream os(types);
-    os << operand << " x " << operand << " -> " << accType;
-    return "impl = wgmma lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 "
-           "only, got " +
-           types + "; use an f32 accumulator, or impl = simt";
-  }
+  if (std::optional<std::string> why =
+          whyNotTensorCoreTypes(op, tile::MmaImpl::wgmma))
+    return why;
   if (op.getTransposeA() || !op.getTransposeB())
     return std::string(
         "impl = wgmma reads both operands from shared memory as rows of K, "

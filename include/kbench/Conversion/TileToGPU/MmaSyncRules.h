@@ -56,6 +56,12 @@ std::optional<MmaSyncWarpGrid> getMmaSyncWarpGrid(int64_t m, int64_t n,
 /// stage.
 int64_t getMmaSyncSharedBytes(tile::MmaOp op);
 
+/// Why `op`'s operand and accumulator types rule out the tensor-core `impl`
+/// (mma_sync or wgmma: both take bf16 x bf16 and f16 x f16 into f32), or
+/// nullopt when they do not.
+std::optional<std::string> whyNotTensorCoreTypes(tile::MmaOp op,
+                                                 tile::MmaImpl impl);
+
 /// Why tile-to-gpu cannot lower `op` as mma_sync with `numWarps` warps in a
 /// K loop of `stages` pipeline stages (1 when the mma is in no pipelined
 /// loop), or nullopt when it can. The text names the value and the fix.
