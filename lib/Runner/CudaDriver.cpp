@@ -21,6 +21,17 @@ namespace kbench::runner {
 
 bool haveCudaSupport() { return KBENCH_HAVE_CUDA != 0; }
 
+std::vector<uint64_t> denseTensorMapStrides(DType dtype,
+                                            const std::vector<int64_t> &extentsOuterFirst) {
+  std::vector<uint64_t> strides;
+  uint64_t bytes = dtypeSize(dtype);
+  for (size_t axis = extentsOuterFirst.size(); axis-- > 1;) {
+    bytes *= static_cast<uint64_t>(extentsOuterFirst[axis]);
+    strides.push_back(bytes);
+  }
+  return strides;
+}
+
 #if KBENCH_HAVE_CUDA
 
 /// Function pointers into libcuda.so.1. Member names are the cuda.h names, so
@@ -33,7 +44,8 @@ struct CudaDriver::Api {
   X(cuCtxResetPersistingL2Cache) X(cuModuleLoadDataEx) X(cuModuleGetFunction)              \
   X(cuModuleUnload) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel)          \
   X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime) X(cuEventDestroy)                \
-  X(cuMemsetD32Async) X(cuMemcpyDtoDAsync) X(cuGetErrorName) X(cuGetErrorString)
+  X(cuMemsetD32Async) X(cuMemcpyDtoDAsync) X(cuTensorMapEncodeTiled) X(cuGetErrorName)      \
+  X(cuGetErrorString)
 #define KBENCH_DECLARE(fn) decltype(&::fn) fn = nullptr;
   KBENCH_CUDA_FUNCTIONS(KBENCH_DECLARE)
 #undef KBENCH_DECLARE
@@ -44,19 +56,23 @@ struct CudaDriver::Api {
     return text ? text : "CUDA error " + std::to_string(r);
   }
 
+  /// "CUDA_ERROR_INVALID_VALUE (invalid argument)".
+  std::string describe(CUresult r) const {
+    const char *text = nullptr;
+    cuGetErrorString(r, &text);
+    return name(r) + " (" + (text ? text : "no description") + ")";
+  }
+
   void check(CUresult r, const std::string &what) const {
     if (r == CUDA_SUCCESS)
       return;
-    const char *text = nullptr;
-    cuGetErrorString(r, &text);
     // Errors after which the context cannot be used again.
     bool sticky = r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
                   r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
                   r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_INVALID_PC ||
                   r == CUDA_ERROR_INVALID_ADDRESS_SPACE || r == CUDA_ERROR_ASSERT ||
                   r == CUDA_ERROR_LAUNCH_TIMEOUT;
-    throw CudaError(what + ": " + name(r) + " (" + (text ? text : "no description") + ")",
-                    static_cast<int>(r), sticky);
+    throw CudaError(what + ": " + describe(r), static_cast<int>(r), sticky);
   }
 };
 
@@ -231,6 +247,68 @@ float CudaDriver::elapsedMs(Event start, Event end) {
   return ms;
 }
 
+static CUtensorMapDataType tensorMapDataType(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case DType::I8:
+  case DType::I1: // one byte per element, like i8
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+static CUtensorMapSwizzle tensorMapSwizzle(int swizzleBytes) {
+  switch (swizzleBytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default: // 0; the manifest reader allows no other value
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+bool CudaDriver::encodeTiledTensorMap(void *map128, DType dtype, int rank, void *address,
+                                      const int64_t *extentsOuterFirst,
+                                      const int64_t *boxOuterFirst, int swizzleBytes,
+                                      std::string &error) {
+  static_assert(sizeof(CUtensorMap) == 128, "a tensor map param is 128 bytes");
+  // The driver counts axes innermost first; the manifest outermost first.
+  std::vector<cuuint64_t> globalDim;
+  std::vector<cuuint32_t> boxDim;
+  for (int axis = rank - 1; axis >= 0; --axis) {
+    globalDim.push_back(static_cast<cuuint64_t>(extentsOuterFirst[axis]));
+    boxDim.push_back(static_cast<cuuint32_t>(boxOuterFirst[axis]));
+  }
+  std::vector<uint64_t> strides = denseTensorMapStrides(
+      dtype, std::vector<int64_t>(extentsOuterFirst, extentsOuterFirst + rank));
+  std::vector<cuuint64_t> globalStrides(strides.begin(), strides.end());
+  std::vector<cuuint32_t> elementStrides(rank, 1);
+  CUresult r = api->cuTensorMapEncodeTiled(
+      static_cast<CUtensorMap *>(map128), tensorMapDataType(dtype),
+      static_cast<cuuint32_t>(rank), address, globalDim.data(), globalStrides.data(),
+      boxDim.data(), elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+      tensorMapSwizzle(swizzleBytes), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r == CUDA_SUCCESS)
+    return true;
+  error = api->describe(r);
+  return false;
+}
+
 void CudaDriver::memsetD32(void *pointer, unsigned value, size_t words) {
   api->check(api->cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(pointer), value, words,
                                    /*hStream=*/nullptr),
@@ -351,6 +429,10 @@ CudaDriver::Event CudaDriver::createEvent() { unreachable(); }
 void CudaDriver::destroyEvent(Event) { unreachable(); }
 void CudaDriver::record(Event) { unreachable(); }
 float CudaDriver::elapsedMs(Event, Event) { unreachable(); }
+bool CudaDriver::encodeTiledTensorMap(void *, DType, int, void *, const int64_t *,
+                                      const int64_t *, int, std::string &) {
+  unreachable();
+}
 void CudaDriver::memsetD32(void *, unsigned, size_t) { unreachable(); }
 void CudaDriver::copyDeviceToDevice(void *, const void *, size_t) { unreachable(); }
 int64_t CudaDriver::l2Bytes(int) { unreachable(); }

@@ -3,7 +3,8 @@
 // Two small KernelModule implementations behind one bind(): the host one keeps
 // dlsym'd C entry points, the GPU one CUfunctions from a module loaded from
 // the cubin (or the PTX when the driver refuses the cubin, with the JIT log in
-// the error when both fail).
+// the error when both fail) and encodes the tensor maps of tma_descriptor
+// arguments. bind() fills one 128-byte slot per argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,69 @@ void LaunchSequence::run() const {
   }
 }
 
+bool tensorMapCanAddress(const void *address, DType dtype,
+                         const std::vector<int64_t> &extentsOuterFirst) {
+  const uint64_t unit = static_cast<uint64_t>(kSm90aLimits.tensorMapUnitBytes);
+  if (reinterpret_cast<uintptr_t>(address) % unit != 0)
+    return false;
+  for (uint64_t stride : denseTensorMapStrides(dtype, extentsOuterFirst))
+    if (stride % unit != 0)
+      return false;
+  return true;
+}
+
+bool KernelModule::encodeTensorMap(const ResolvedLaunch::TensorMapSpec &, void *, void *,
+                                   std::string &error) const {
+  error = "internal: a host module has no tensor maps";
+  return false;
+}
+
+void KernelModule::bindArg(const KernelSpec &kernel, size_t index,
+                           const ResolvedLaunch::Arg &arg,
+                           const std::map<std::string, void *> &pointers,
+                           const std::map<std::string, uint64_t> &scalars,
+                           LaunchSequence::ParamSlot &slot) const {
+  auto bufferAddress = [&]() {
+    auto it = pointers.find(arg.buffer);
+    if (it == pointers.end())
+      throw InputError("internal: no storage for buffer '" + arg.buffer + "'");
+    return it->second;
+  };
+  switch (arg.kind) {
+  case KernelParamSpec::Kind::Memref: {
+    void *address = bufferAddress();
+    std::memcpy(slot.bytes, &address, sizeof(address));
+    return;
+  }
+  case KernelParamSpec::Kind::Dim:
+    std::memcpy(slot.bytes, &arg.dim, sizeof(arg.dim));
+    return;
+  case KernelParamSpec::Kind::Scalar: {
+    auto it = scalars.find(arg.buffer);
+    if (it == scalars.end())
+      throw InputError("internal: no value for scalar '" + arg.buffer + "'");
+    std::memcpy(slot.bytes, &it->second, sizeof(it->second));
+    return;
+  }
+  case KernelParamSpec::Kind::TmaDescriptor: {
+    void *address = bufferAddress();
+    const ResolvedLaunch::TensorMapSpec &map = arg.tensorMap;
+    // The slot stays all zeros, which the kernel reads as "no tensor map".
+    if (!tensorMapCanAddress(address, map.dtype, map.extents))
+      return;
+    std::string error;
+    if (!encodeTensorMap(map, address, slot.bytes, error))
+      throw InputError("kernel '" + kernel.name + "' param '" + kernel.params[index].name +
+                       "': cannot encode the tensor map over buffer '" + arg.buffer +
+                       "': " + error);
+    return;
+  }
+  case KernelParamSpec::Kind::Workspace:
+    // checkManifestAgainstTask refuses them before any launch.
+    throw InputError("internal: cannot pass a workspace param");
+  }
+}
+
 LaunchSequence KernelModule::bind(const std::vector<ResolvedLaunch> &launches,
                                   const std::map<std::string, void *> &pointers,
                                   const std::map<std::string, uint64_t> &scalars) const {
@@ -49,41 +113,15 @@ LaunchSequence KernelModule::bind(const std::vector<ResolvedLaunch> &launches,
     e.grid = l.grid;
     e.block = k.block;
     e.sharedMemory = k.dynamicSharedMemory;
-    for (const ResolvedLaunch::Arg &a : l.args) {
-      uint64_t slot = 0;
-      switch (a.kind) {
-      case KernelParamSpec::Kind::Memref: {
-        auto it = pointers.find(a.buffer);
-        if (it == pointers.end())
-          throw InputError("internal: no storage for buffer '" + a.buffer + "'");
-        void *p = it->second;
-        std::memcpy(&slot, &p, sizeof(p));
-        break;
-      }
-      case KernelParamSpec::Kind::Dim:
-        std::memcpy(&slot, &a.dim, sizeof(a.dim));
-        break;
-      case KernelParamSpec::Kind::Scalar: {
-        auto it = scalars.find(a.buffer);
-        if (it == scalars.end())
-          throw InputError("internal: no value for scalar '" + a.buffer + "'");
-        slot = it->second;
-        break;
-      }
-      case KernelParamSpec::Kind::TmaDescriptor:
-      case KernelParamSpec::Kind::Workspace:
-        // checkManifestAgainstTask refuses them before any launch.
-        throw InputError(std::string("internal: cannot pass a ") +
-                         bundle::paramKindName(a.kind) + " param");
-      }
-      e.storage.push_back(slot);
-    }
+    e.storage.resize(l.args.size());
+    for (size_t i = 0; i < l.args.size(); ++i)
+      bindArg(k, i, l.args[i], pointers, scalars, e.storage[i]);
     seq.entries.push_back(std::move(e));
   }
   // Pointers into storage only once every vector has its final buffer.
   for (LaunchSequence::Entry &e : seq.entries)
-    for (uint64_t &slot : e.storage)
-      e.params.push_back(&slot);
+    for (LaunchSequence::ParamSlot &slot : e.storage)
+      e.params.push_back(slot.bytes);
   return seq;
 }
 
@@ -191,6 +229,12 @@ public:
 protected:
   void *function(size_t kernel) const override { return functions[kernel]; }
   bool onGpu() const override { return true; }
+  bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map, void *address, void *map128,
+                       std::string &error) const override {
+    return cu.encodeTiledTensorMap(map128, map.dtype, static_cast<int>(map.extents.size()),
+                                   address, map.extents.data(), map.box.data(),
+                                   static_cast<int>(map.swizzleBytes), error);
+  }
 
 private:
   CudaDriver &cu;

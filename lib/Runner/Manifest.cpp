@@ -4,8 +4,9 @@
 // BundleSchema.cpp) against a task. A bundle is compiled on one machine and
 // run on another, possibly against a task that changed since; so the runner
 // trusts nothing in the manifest: every buffer is matched with the task's
-// tensor of the same name, every launch argument with its kernel param, and
-// every memref param's dims with the buffer's extents at every task shape.
+// tensor of the same name, every launch argument with its kernel param,
+// every memref param's dims with the buffer's extents at every task shape,
+// and every tma_descriptor's box with what a tensor map can encode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,120 @@
 #include <set>
 
 namespace kbench::runner {
+
+namespace {
+
+/// "<file>: kernel 'k' param 'p': ", the prefix of a param's own problems.
+std::string paramWhere(const std::string &file, const KernelSpec &k, const KernelParamSpec &p) {
+  return file + ": kernel '" + k.name + "' param '" + p.name + "': ";
+}
+
+/// A tma_descriptor's box, checked against what cuTensorMapEncodeTiled
+/// accepts, so that a box no tensor map can have is refused before any
+/// launch rather than at the first bind.
+void checkTensorMapBox(const std::string &file, const KernelSpec &k, const KernelParamSpec &p) {
+  const std::string where = paramWhere(file, k, p);
+  const int64_t maxRank = kSm90aLimits.maxTensorMapRank;
+  const int64_t maxExtent = kSm90aLimits.maxTensorMapBoxExtent;
+  const int64_t unit = kSm90aLimits.tensorMapUnitBytes;
+  if (p.dims.empty() || static_cast<int64_t>(p.dims.size()) > maxRank)
+    throw InputError(where + "a tensor map box has 1.." + std::to_string(maxRank) +
+                     " axes, got " + std::to_string(p.dims.size()));
+  std::vector<int64_t> box;
+  for (size_t d = 0; d < p.dims.size(); ++d) {
+    const std::string axis = "dims[" + std::to_string(d) + "] '" + p.dims[d].str() + "'";
+    std::set<std::string> symbols;
+    p.dims[d].collectSymbols(symbols);
+    if (!symbols.empty())
+      throw InputError(where + axis +
+                       " is not a constant: a TMA box is fixed when the kernel is compiled");
+    std::string error;
+    std::optional<int64_t> extent = p.dims[d].evaluate({}, error);
+    if (!extent)
+      throw InputError(where + axis + ": " + error);
+    if (*extent < 1 || *extent > maxExtent)
+      throw InputError(where + axis + " is " + std::to_string(*extent) +
+                       ", outside the 1.." + std::to_string(maxExtent) +
+                       " elements a TMA box axis may have");
+    box.push_back(*extent);
+  }
+  const std::string innermost = "the box's innermost extent (dims[" +
+                                std::to_string(box.size() - 1) + "] = " +
+                                std::to_string(box.back()) + " " + dtypeName(p.dtype) + ")";
+  int64_t innerBytes = box.back() * static_cast<int64_t>(dtypeSize(p.dtype));
+  if (innerBytes % unit != 0)
+    throw InputError(where + innermost + " is " + std::to_string(innerBytes) +
+                     " bytes, not a multiple of the " + std::to_string(unit) +
+                     " bytes TMA moves at a time");
+  if (p.swizzleBytes > 0 && innerBytes > p.swizzleBytes)
+    throw InputError(where + innermost + " is " + std::to_string(innerBytes) +
+                     " bytes, wider than its swizzle span of " +
+                     std::to_string(p.swizzleBytes) +
+                     " bytes; a swizzled box row must fit in one span");
+}
+
+/// The param kinds a kernel of `m` may take on this runner: workspaces are
+/// not allocated yet, tensor maps exist on sm_90a only, and a tensor map's
+/// box must be one the driver can encode.
+void checkParamKinds(const Manifest &m) {
+  if (!m.workspaces.empty())
+    throw InputError(m.file + ": workspaces: '" + m.workspaces.front().name +
+                     "': this runner does not allocate workspaces yet (docs/bundle.md)");
+  for (const KernelSpec &k : m.kernels) {
+    for (const KernelParamSpec &p : k.params) {
+      if (p.kind == KernelParamSpec::Kind::Workspace)
+        throw InputError(paramWhere(m.file, k, p) + "kind 'workspace' is not passed by this "
+                                                    "runner yet (docs/bundle.md)");
+      if (p.kind != KernelParamSpec::Kind::TmaDescriptor)
+        continue;
+      if (m.target == "host")
+        throw InputError(paramWhere(m.file, k, p) +
+                         "kind 'tma_descriptor' is for sm_90a bundles only: the host lowering "
+                         "does not use TMA, so a host kernel never takes a tensor map "
+                         "(recompile the bundle)");
+      checkTensorMapBox(m.file, k, p);
+    }
+  }
+}
+
+/// A tma_descriptor launch argument: the buffer the tensor map covers, with
+/// the param's dtype and one box axis per buffer axis.
+void checkTensorMapArg(const std::string &where, const KernelParamSpec &p,
+                       const BufferSpec *b) {
+  if (!b)
+    throw InputError(where + "names no buffer (a tma_descriptor covers a buffer)");
+  if (b->dtype != p.dtype)
+    throw InputError(where + "buffer dtype " + dtypeName(b->dtype) + ", tensor map dtype " +
+                     dtypeName(p.dtype));
+  if (b->shape.size() != p.dims.size())
+    throw InputError(where + "buffer rank " + std::to_string(b->shape.size()) + ", box rank " +
+                     std::to_string(p.dims.size()) +
+                     " (the box needs one extent per buffer axis, outermost first)");
+}
+
+/// What bind() encodes a tma_descriptor from, at `dims`.
+ResolvedLaunch::TensorMapSpec resolveTensorMap(const Manifest &m, const KernelParamSpec &p,
+                                               const std::string &buffer,
+                                               const SymbolValues &dims,
+                                               const std::string &where) {
+  const BufferSpec *b = m.findBuffer(buffer);
+  if (!b)
+    throw InputError(where + " names no buffer");
+  ResolvedLaunch::TensorMapSpec map;
+  map.dtype = p.dtype;
+  map.extents = bufferExtents(*b, dims);
+  for (const ShapeExpr &e : p.dims) {
+    std::string error;
+    std::optional<int64_t> extent = e.evaluate(dims, error);
+    if (!extent)
+      throw InputError(where + " box '" + e.str() + "': " + error);
+    map.box.push_back(*extent);
+  }
+  map.swizzleBytes = p.swizzleBytes;
+  return map;
+}
+
+} // namespace
 
 std::vector<int64_t> bufferExtents(const BufferSpec &buffer, const SymbolValues &dims) {
   std::vector<int64_t> result;
@@ -50,17 +165,7 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
                      ": neither kernel.cubin nor kernel.ptx exists (an sm_90a bundle holds both)");
   }
 
-  // Room in the format that this runner does not fill yet.
-  if (!m.workspaces.empty())
-    throw InputError(file + ": workspaces: '" + m.workspaces.front().name +
-                     "': this runner does not allocate workspaces yet (docs/bundle.md)");
-  for (const KernelSpec &k : m.kernels)
-    for (const KernelParamSpec &p : k.params)
-      if (p.kind == KernelParamSpec::Kind::TmaDescriptor ||
-          p.kind == KernelParamSpec::Kind::Workspace)
-        throw InputError(file + ": kernel '" + k.name + "' param '" + p.name + "': kind '" +
-                         bundle::paramKindName(p.kind) +
-                         "' is not passed by this runner yet (docs/bundle.md)");
+  checkParamKinds(m);
 
   std::vector<ShapeCase> shapes;
   for (const auto &[set, cases] : task.shapes)
@@ -156,8 +261,10 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
                            dtypeName(p.dtype));
         break;
       case KernelParamSpec::Kind::TmaDescriptor:
+        checkTensorMapArg(where, p, b);
+        break;
       case KernelParamSpec::Kind::Workspace:
-        break; // Refused above.
+        break; // Refused by checkParamKinds.
       }
     }
   }
@@ -225,17 +332,21 @@ std::vector<ResolvedLaunch> resolveLaunches(const Manifest &m, const SymbolValue
       r.grid[i] = *v;
     }
     for (size_t i = 0; i < l.args.size(); ++i) {
+      const KernelParamSpec &p = k.params[i];
+      const std::string where =
+          m.file + ": " + l.field + ".args[" + std::to_string(i) + "] '" + l.args[i] + "'";
       ResolvedLaunch::Arg arg;
-      arg.kind = k.params[i].kind;
+      arg.kind = p.kind;
       if (arg.kind == KernelParamSpec::Kind::Dim) {
         auto it = dims.find(l.args[i]);
         if (it == dims.end())
-          throw InputError(m.file + ": " + l.field + ".args[" + std::to_string(i) + "] '" +
-                           l.args[i] + "' has no value");
+          throw InputError(where + " has no value");
         arg.dim = it->second;
       } else {
         arg.buffer = l.args[i];
       }
+      if (arg.kind == KernelParamSpec::Kind::TmaDescriptor)
+        arg.tensorMap = resolveTensorMap(m, p, arg.buffer, dims, where);
       r.args.push_back(std::move(arg));
     }
     result.push_back(std::move(r));

@@ -106,8 +106,10 @@ static nlohmann::json toJson(const KernelSpec &k) {
   for (const KernelParamSpec &p : k.params) {
     nlohmann::json entry = {{kName, p.name}, {kKind, paramKindName(p.kind)}};
     switch (p.kind) {
-    case KernelParamSpec::Kind::Memref:
     case KernelParamSpec::Kind::TmaDescriptor:
+      entry[kSwizzle] = p.swizzleBytes;
+      [[fallthrough]];
+    case KernelParamSpec::Kind::Memref:
       entry[kDtype] = dtypeName(p.dtype);
       entry[kDims] = exprs(p.dims);
       break;
@@ -194,14 +196,33 @@ void writeManifestFile(const std::filesystem::path &dir, const BundleManifest &m
 
 namespace {
 
+/// The swizzle spans a tensor map can encode, in bytes (0 = no swizzle).
+constexpr int64_t kSwizzleSpans[] = {0, 32, 64, 128};
+
+int64_t parseSwizzle(const Field &f) {
+  int64_t bytes = f.integer();
+  for (int64_t span : kSwizzleSpans)
+    if (bytes == span)
+      return bytes;
+  f.fail(std::to_string(bytes) +
+         " is not a swizzle span; use 0 (none), 32, 64 or 128 (bytes)");
+}
+
 KernelParamSpec parseParam(const Field &p) {
-  p.allowOnly({kName, kKind, kDtype, kDims});
+  p.allowOnly({kName, kKind, kDtype, kDims, kSwizzle});
   KernelParamSpec param;
   param.name = p.at(kName).name();
   param.kind = parseEnum(p.at(kKind), kParamKinds, "kind");
+  std::optional<Field> swizzle = p.get(kSwizzle);
+  if (swizzle && param.kind != KernelParamSpec::Kind::TmaDescriptor)
+    swizzle->fail("only a tma_descriptor param has a swizzle, not a " +
+                  std::string(paramKindName(param.kind)) + " param");
   switch (param.kind) {
-  case KernelParamSpec::Kind::Memref:
   case KernelParamSpec::Kind::TmaDescriptor:
+    if (swizzle)
+      param.swizzleBytes = parseSwizzle(*swizzle);
+    [[fallthrough]];
+  case KernelParamSpec::Kind::Memref:
     param.dtype = parseDTypeField(p.at(kDtype));
     for (const Field &d : p.at(kDims).elements())
       param.dims.push_back(parseExprField(d));

@@ -46,13 +46,28 @@ const char *kManifest = R"json({
 
 Task task() { return parseTask(nlohmann::json::parse(kTask), "task.json"); }
 
-/// A bundle folder holding `manifest` and an empty kernel.so.
+/// A bundle folder holding `manifest`, an empty kernel.so and an empty
+/// kernel.ptx (the files the host and sm_90a checks look for).
 std::filesystem::path bundle(const nlohmann::json &manifest, const std::string &name) {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("kbench-manifest-" + name);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "manifest.json") << manifest.dump();
   std::ofstream(dir / "kernel.so") << "";
+  std::ofstream(dir / "kernel.ptx") << "";
   return dir;
+}
+
+/// kManifest for sm_90a, with a trailing tensor map param over `x`.
+nlohmann::json tmaManifest() {
+  nlohmann::json doc = nlohmann::json::parse(kManifest);
+  doc["target"] = "sm_90a";
+  doc["kernels"][0]["params"].push_back({{"name", "X.tma"},
+                                         {"kind", "tma_descriptor"},
+                                         {"dtype", "f32"},
+                                         {"dims", {"8", "32"}},
+                                         {"swizzle", 128}});
+  doc["launches"][0]["args"].push_back("x");
+  return doc;
 }
 
 std::string checkError(const nlohmann::json &manifest, const std::string &target = "host") {
@@ -79,6 +94,23 @@ TEST(Manifest, ParsesAndMatchesItsTask) {
   EXPECT_EQ(l[0].args[0].buffer, "x");
   EXPECT_EQ(l[0].args[3].dim, 5);
   EXPECT_EQ(bufferExtents(m.buffers[2], {{"M", 7}, {"N", 65}}), (std::vector<int64_t>{7, 3}));
+}
+
+TEST(Manifest, ResolvesTensorMapArgs) {
+  nlohmann::json doc = tmaManifest();
+  EXPECT_EQ(checkError(doc, "sm_90a"), "");
+  Manifest m = parseManifest(doc, "manifest.json");
+  std::vector<ResolvedLaunch> l = resolveLaunches(m, {{"M", 17}, {"N", 5}});
+  ASSERT_EQ(l.at(0).args.size(), 5u);
+  const ResolvedLaunch::Arg &arg = l[0].args[4];
+  EXPECT_EQ(arg.kind, KernelParamSpec::Kind::TmaDescriptor);
+  EXPECT_EQ(arg.buffer, "x");
+  EXPECT_EQ(arg.tensorMap.dtype, DType::F32);
+  EXPECT_EQ(arg.tensorMap.extents, (std::vector<int64_t>{17, 5}));
+  EXPECT_EQ(arg.tensorMap.box, (std::vector<int64_t>{8, 32}));
+  EXPECT_EQ(arg.tensorMap.swizzleBytes, 128);
+  // Memref args carry no tensor map.
+  EXPECT_TRUE(l[0].args[0].tensorMap.extents.empty());
 }
 
 TEST(Manifest, RequiresFactsPerShape) {

@@ -41,7 +41,8 @@ BundleManifest sample() {
   k.params = {{"X", KernelParamSpec::Kind::Memref, DType::F32, {expr("M"), expr("N")}},
               {"Y", KernelParamSpec::Kind::Memref, DType::F32, {expr("M")}},
               {"alpha", KernelParamSpec::Kind::Scalar, DType::F32, {}},
-              {"desc", KernelParamSpec::Kind::TmaDescriptor, DType::F16, {expr("64"), expr("32")}},
+              {"desc", KernelParamSpec::Kind::TmaDescriptor, DType::F16, {expr("64"), expr("32")},
+               /*swizzleBytes=*/64},
               {"scratch", KernelParamSpec::Kind::Workspace, DType::F32, {}},
               {"M", KernelParamSpec::Kind::Dim, DType::I64, {}},
               {"N", KernelParamSpec::Kind::Dim, DType::I64, {}}};
@@ -88,6 +89,7 @@ TEST(BundleSchema, RoundTripThroughJson) {
   EXPECT_EQ(k.symbol, "row_sum_sym");
   EXPECT_EQ(k.params[3].kind, KernelParamSpec::Kind::TmaDescriptor);
   EXPECT_EQ(k.params[3].dims.size(), 2u);
+  EXPECT_EQ(k.params[3].swizzleBytes, 64);
   EXPECT_EQ(k.params[4].kind, KernelParamSpec::Kind::Workspace);
   EXPECT_EQ(k.params[5].dtype, DType::I64);
   EXPECT_EQ(k.grid[0].str(), "ceildiv(M, 4)");
@@ -127,6 +129,19 @@ TEST(BundleSchema, OptionalFieldsStayOut) {
   EXPECT_EQ(toJson(parseManifest(doc, "m")), doc);
 }
 
+TEST(BundleSchema, SwizzleBelongsToTmaDescriptorsOnly) {
+  nlohmann::json doc = toJson(sample());
+  const nlohmann::json &params = doc["kernels"][0]["params"];
+  EXPECT_EQ(params[3]["swizzle"], 64);
+  for (size_t i : {0, 2, 4, 5})
+    EXPECT_FALSE(params[i].contains("swizzle")) << params[i].dump();
+  // Absent means no swizzle, and a tma_descriptor always writes its own.
+  doc["kernels"][0]["params"][3].erase("swizzle");
+  BundleManifest read = parseManifest(doc, "manifest.json");
+  EXPECT_EQ(read.kernels[0].params[3].swizzleBytes, 0);
+  EXPECT_EQ(toJson(read)["kernels"][0]["params"][3]["swizzle"], 0);
+}
+
 TEST(BundleSchema, BadFieldsAreNamed) {
   struct Case {
     const char *pointer;
@@ -149,6 +164,14 @@ TEST(BundleSchema, BadFieldsAreNamed) {
        "kernels[0].params[0].kind: unknown kind 'pointer' (memref, dim, scalar, "
        "tma_descriptor, workspace)"},
       {"/kernels/0/params/1/name", "X", "kernels[0].params[1].name: param 'X' is declared twice"},
+      {"/kernels/0/params/3/swizzle", 48,
+       "kernels[0].params[3].swizzle: 48 is not a swizzle span; use 0 (none), 32, 64 or 128 "
+       "(bytes)"},
+      {"/kernels/0/params/3/swizzle", "128B",
+       "kernels[0].params[3].swizzle: expected an integer"},
+      {"/kernels/0/params/0/swizzle", 128,
+       "kernels[0].params[0].swizzle: only a tma_descriptor param has a swizzle, not a memref "
+       "param"},
       {"/kernels/0/grid", {"1", "1"}, "kernels[0].grid: needs 3 expressions (x, y, z), got 2"},
       {"/kernels/0/block/0", 2048, "kernels[0].block[0]: block sizes are 1..1024, got 2048"},
       {"/kernels/0/block", {64, 32, 1},

@@ -19,12 +19,15 @@
 #ifndef KBENCH_RUNNER_CUDADRIVER_H
 #define KBENCH_RUNNER_CUDADRIVER_H
 
+#include "kbench/Support/DType.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kbench::runner {
 
@@ -80,6 +83,18 @@ public:
   /// Milliseconds between two completed events.
   float elapsedMs(Event start, Event end);
 
+  /// Encodes into `map128` (128 bytes, 64-byte aligned) the CUtensorMap of a
+  /// dense row-major buffer of `rank` axes at `address`, read in boxes of
+  /// `boxOuterFirst` elements, with no interleave, element strides of 1,
+  /// 256-byte L2 promotion, zeros for out-of-bounds elements and the given
+  /// swizzle span (0, 32, 64 or 128 bytes). Both lists are outermost axis
+  /// first, the manifest's order; the driver's innermost-first order is this
+  /// function's business. False (and the driver's error in `error`) when the
+  /// driver refuses.
+  bool encodeTiledTensorMap(void *map128, DType dtype, int rank, void *address,
+                            const int64_t *extentsOuterFirst, const int64_t *boxOuterFirst,
+                            int swizzleBytes, std::string &error);
+
   void memsetD32(void *pointer, unsigned value, size_t words);
   void copyDeviceToDevice(void *dst, const void *src, size_t bytes);
 
@@ -96,6 +111,12 @@ private:
 
 /// True when this runner was built with the driver API header.
 bool haveCudaSupport();
+
+/// The global strides of a tensor map over a dense row-major buffer, as
+/// cuTensorMapEncodeTiled takes them: the byte stride of every axis but the
+/// innermost, innermost first (bf16 [4, 64, 128] -> {256, 16384}).
+std::vector<uint64_t> denseTensorMapStrides(DType dtype,
+                                            const std::vector<int64_t> &extentsOuterFirst);
 
 } // namespace kbench::runner
 

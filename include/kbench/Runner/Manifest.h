@@ -30,9 +30,10 @@ using Manifest = bundle::BundleManifest;
 /// Checks that the bundle implements `task`: the task name, every task input
 /// and output present as a buffer of the same dtype and shape (params are
 /// bundle inputs), launch arguments that match the kernel params in kind,
-/// dtype and dims, and that the binary files for `target` exist; refuses the
-/// param kinds and workspaces this runner cannot pass yet. Throws
-/// InputError naming the manifest field and the task field.
+/// dtype and dims, tma_descriptor params whose box a tensor map can encode
+/// (sm_90a bundles only), and that the binary files for `target` exist;
+/// refuses workspaces, which this runner cannot pass yet. Throws InputError
+/// naming the manifest field and the task field.
 void checkManifestAgainstTask(const Manifest &manifest, const Task &task,
                               const std::string &target);
 
@@ -40,10 +41,20 @@ void checkManifestAgainstTask(const Manifest &manifest, const Task &task,
 struct ResolvedLaunch {
   size_t kernel = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
+  /// What a tma_descriptor's CUtensorMap is encoded from (docs/bundle.md);
+  /// every list is outermost axis first, the manifest's order.
+  struct TensorMapSpec {
+    DType dtype = DType::F32;
+    std::vector<int64_t> extents; ///< the buffer's extents at this shape
+    std::vector<int64_t> box;     ///< the param's `dims`, evaluated
+    int64_t swizzleBytes = 0;     ///< 0 (none), 32, 64 or 128
+  };
   struct Arg {
     KernelParamSpec::Kind kind;
-    std::string buffer; ///< memref: the buffer; scalar: the rank-0 task input
+    std::string buffer; ///< memref, tma_descriptor: the buffer;
+                        ///< scalar: the rank-0 task input
     int64_t dim = 0;    ///< dim: its value
+    TensorMapSpec tensorMap; ///< tma_descriptor only
   };
   std::vector<Arg> args;
 };

@@ -63,6 +63,7 @@ inline constexpr const char *kSymbol = "symbol";
 inline constexpr const char *kParams = "params";
 inline constexpr const char *kKind = "kind";
 inline constexpr const char *kDims = "dims";
+inline constexpr const char *kSwizzle = "swizzle";
 inline constexpr const char *kGrid = "grid";
 inline constexpr const char *kBlock = "block";
 inline constexpr const char *kDynamicSharedMemory = "dynamic_shared_memory";
@@ -112,6 +113,10 @@ struct KernelParamSpec {
   DType dtype = DType::F32;    ///< memref element type or scalar type
   std::vector<ShapeExpr> dims; ///< memref: one dim (expression) per axis;
                                ///< tma_descriptor: the box, one per axis
+  /// tma_descriptor only: the shared-memory swizzle span in bytes (0 = none,
+  /// 32, 64 or 128). It is part of the param because the kernel's shared
+  /// memory addressing was compiled for it; the runner must encode the same.
+  int64_t swizzleBytes = 0;
 };
 
 /// ptxas -v figures of one kernel (GPU bundles only).

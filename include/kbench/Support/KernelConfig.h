@@ -53,6 +53,13 @@ struct TargetLimits {
   /// Largest tile size or knob value; keeps every estimate far from int64
   /// overflow.
   int64_t maxKnobValue;
+  /// Tensor maps (TMA, cuTensorMapEncodeTiled): at most this many axes and
+  /// this many elements per box axis; TMA moves data in units of
+  /// tensorMapUnitBytes, so the global address, the global strides and the
+  /// box's innermost extent must be multiples of it.
+  int64_t maxTensorMapRank;
+  int64_t maxTensorMapBoxExtent;
+  int64_t tensorMapUnitBytes;
 };
 
 /// The H200's target, the only one the GPU lowering emits.
@@ -70,6 +77,9 @@ inline constexpr TargetLimits kSm90aLimits = {
     /*maxGridX=*/2147483647,
     /*maxGridYZ=*/65535,
     /*maxKnobValue=*/65536,
+    /*maxTensorMapRank=*/5,
+    /*maxTensorMapBoxExtent=*/256,
+    /*tensorMapUnitBytes=*/16,
 };
 
 /// The knobs a schedule sets, each stored as a param of the tile.kernel,
