@@ -61,6 +61,41 @@ LogicalResult hostBackendStage(ModuleOp module, StringRef bundleDir,
   return success();
 }
 
+/// The tensor-map params of a TMA kernel (docs/bundle.md): after the ABI's,
+/// each named `<memref>.tma.<rows>x<cols>`, and in every launch of the
+/// kernel the buffer passed for that memref.
+static LogicalResult appendTensorMapParams(ModuleOp module,
+                                           bundle::BundleManifest &manifest,
+                                           bundle::KernelSpec &kernel,
+                                           const GpuKernelInfo &info) {
+  size_t kernelIndex = &kernel - manifest.kernels.data();
+  for (const GpuTensorMapParam &map : info.tensorMaps) {
+    auto memref = llvm::find_if(kernel.params, [&](const auto &param) {
+      return param.kind == bundle::KernelParamSpec::Kind::Memref &&
+             param.name == map.memrefParam;
+    });
+    if (memref == kernel.params.end())
+      return module.emitError("the GPU backend asks for a tensor map over '")
+             << map.memrefParam << "', which is no memref param of kernel '"
+             << kernel.name << "'";
+    size_t memrefIndex = memref - kernel.params.begin();
+    bundle::KernelParamSpec param;
+    param.kind = bundle::KernelParamSpec::Kind::TmaDescriptor;
+    param.dtype = memref->dtype;
+    param.name = map.memrefParam + ".tma";
+    for (size_t i = 0; i < map.box.size(); ++i) {
+      param.name += (i ? "x" : ".") + std::to_string(map.box[i]);
+      param.dims.push_back(ShapeExpr::constant(map.box[i]));
+    }
+    param.swizzleBytes = map.swizzleBytes;
+    kernel.params.push_back(std::move(param));
+    for (bundle::LaunchSpec &launch : manifest.launches)
+      if (launch.kernel == kernelIndex)
+        launch.args.push_back(launch.args[memrefIndex]);
+  }
+  return success();
+}
+
 LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
                               bundle::BundleManifest &manifest,
                               StageTimes &times) {
@@ -93,6 +128,8 @@ LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
              << info.symbol << "', which the manifest does not list";
     kernel->block = {info.block[0], info.block[1], info.block[2]};
     kernel->dynamicSharedMemory = info.dynamicSharedMemory;
+    if (failed(appendTensorMapParams(module, manifest, *kernel, info)))
+      return failure();
     for (const PtxasKernelReport &resources : ptxas->kernels)
       if (resources.symbol == info.symbol)
         kernel->resources = bundle::ResourceUsage{

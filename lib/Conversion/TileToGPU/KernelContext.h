@@ -62,6 +62,22 @@ public:
   mlir::Operation *prologueEnd = nullptr;
   /// The global memref of every memref argument (keyed by that memref).
   llvm::DenseMap<mlir::Value, GlobalArg> globalArgs;
+  /// The tensor-map params of the kernel (TmaRules.h): the generic pointer
+  /// to the by-value CUtensorMap over global memref `memref` with a box of
+  /// `boxRows` rows.
+  struct TmaDescriptorArg {
+    mlir::Value memref;
+    int64_t boxRows;
+    mlir::Value pointer;
+  };
+  llvm::SmallVector<TmaDescriptorArg> tmaDescriptors;
+  /// The pointer of the tensor map over `memref` with `boxRows` rows, or null.
+  mlir::Value lookupTmaDescriptor(mlir::Value memref, int64_t boxRows) const {
+    for (const TmaDescriptorArg &arg : tmaDescriptors)
+      if (arg.memref == memref && arg.boxRows == boxRows)
+        return arg.pointer;
+    return {};
+  }
 
   /// An index constant in the prologue (cached).
   mlir::Value constIndex(mlir::OpBuilder &b, int64_t value);

@@ -50,6 +50,7 @@
 #include "SharedMemory.h"
 #include "TensorCore.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -187,10 +188,74 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
 };
 } // namespace
 
+void kbench::gpu_lowering::emitSynchronousTileCopy(
+    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p,
+    const View &view, Value rowStart, Value colStart, int64_t rows,
+    Value inRange, Value buffer, Value stageBase, bool isA) {
+  Location loc = ctx.loc;
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+  int64_t chunksPerRow = p.k / 8;
+  int64_t threads = 32 * p.numWarps;
+  Value zero = arith::ConstantOp::create(b, loc, p.operandType,
+                                         b.getZeroAttr(p.operandType));
+  auto chunkType = VectorType::get({8}, p.operandType);
+  // A rolled loop: unrolled, the element loads of every chunk would be in
+  // flight at once, in registers the accumulators need.
+  auto chunkLoop =
+      scf::ForOp::create(b, loc, c(0), c(rows * chunksPerRow), c(threads));
+  // LLVM would unroll it all the same (8 trips), and its loads would then be
+  // hoisted together: 62 more registers at 128x128 on 4 warps. SCF-to-CF
+  // moves the LLVM attribute onto the loop's branch.
+  MLIRContext *mlirCtx = b.getContext();
+  chunkLoop->setAttr(
+      "loop_annotation",
+      LLVM::LoopAnnotationAttr::get(
+          mlirCtx, {}, {}, {},
+          LLVM::LoopUnrollAttr::get(mlirCtx, b.getBoolAttr(true), {}, {}, {},
+                                    {}, {}, {}),
+          {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
+  // The thread's chunk: consecutive threads along a row.
+  Value chunk =
+      arith::AddIOp::create(b, loc, ctx.threadId, chunkLoop.getInductionVar());
+  Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
+  Value col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
+  Value globalRow = arith::AddIOp::create(b, loc, rowStart, row);
+  Value globalCol = arith::AddIOp::create(b, loc, colStart, col);
+  Value rowOk = arith::AndIOp::create(
+      b, loc, inRange,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, globalRow,
+                            view.dims[0]));
+  Value srcRow = arith::SelectOp::create(b, loc, rowOk, globalRow, c(0));
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < 8; ++e) {
+    Value elementCol = arith::AddIOp::create(b, loc, globalCol, c(e));
+    Value ok = arith::AndIOp::create(
+        b, loc, rowOk,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, elementCol,
+                              view.dims[1]));
+    Value srcCol = arith::SelectOp::create(b, loc, ok, elementCol, c(0));
+    Value value =
+        memref::LoadOp::create(b, loc, view.memref, ValueRange{srcRow, srcCol});
+    elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
+  }
+  Value stagedRow =
+      isA && p.isWgmma() ? emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps)
+                         : row;
+  Value dst = arith::AddIOp::create(
+      b, loc, stageBase, emitMmaSyncSwizzle(ctx, b, stagedRow, col, p.k));
+  vector::StoreOp::create(
+      b, loc, vector::FromElementsOp::create(b, loc, chunkType, elements),
+      buffer, ValueRange{dst});
+}
+
 /// The tensor-core tile.mma of `loop` if the loop asks for a cp.async pipeline
 /// the rules accept, else null.
 static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
-  if (getPipelineStages(loop) < 2)
+  if (getPipelineStages(loop) < 2 ||
+      getOperandCopies(loop) != OperandCopies::CpAsync)
     return {};
   tile::MmaOp mma = getMmaLoopMma(loop);
   if (!mma || !isTensorCoreImpl(mma.getImplKind()) ||
@@ -250,35 +315,6 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   Value rowsAligned =
       arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims[1], 8),
                             ctx.divisibleBy(b, viewB->dims[1], 8));
-  Value zero = arith::ConstantOp::create(
-      b, loc, p->operandType, b.getZeroAttr(p->operandType));
-  auto chunkType = VectorType::get({8}, p->operandType);
-  // Copies the 8 elements of a chunk at (globalRow, globalCol) with element
-  // loads, each zero past the memref or when `inRange` is false, and one
-  // 16-byte shared store.
-  auto copyChunkSynchronously = [&](const View &view, Value inRange,
-                                    Value globalRow, Value globalCol,
-                                    Value buffer, Value dst) {
-    Value rowOk = arith::AndIOp::create(
-        b, loc, inRange,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, globalRow,
-                              view.dims[0]));
-    Value srcRow = arith::SelectOp::create(b, loc, rowOk, globalRow, c(0));
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < 8; ++e) {
-      Value col = arith::AddIOp::create(b, loc, globalCol, c(e));
-      Value ok = arith::AndIOp::create(
-          b, loc, rowOk,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                                view.dims[1]));
-      Value srcCol = arith::SelectOp::create(b, loc, ok, col, c(0));
-      Value value = memref::LoadOp::create(b, loc, view.memref,
-                                           ValueRange{srcRow, srcCol});
-      elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
-    }
-    Value chunk = vector::FromElementsOp::create(b, loc, chunkType, elements);
-    vector::StoreOp::create(b, loc, chunk, buffer, ValueRange{dst});
-  };
   // Issues the copies of step `iv` into stage buffer `stage` and commits
   // them as one group (synchronous: copies them).
   auto issue = [&](Value iv, Value stage) {
@@ -312,11 +348,6 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
               b, loc, stageBase,
               emitMmaSyncSwizzle(ctx, b, stagedRow, col, p->k));
         };
-        if (synchronous) {
-          copyChunkSynchronously(view, inRange, globalRow, globalCol, buffer,
-                                 emitDestination());
-          return;
-        }
         // K % 8 == 0 (this version): a chunk is wholly inside or outside.
         Value valid = arith::AndIOp::create(
             b, loc, inRange,
@@ -337,29 +368,13 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
             ValueRange{srcRow, srcCol}, b.getIndexAttr(8), srcElements,
             b.getUnitAttr());
       };
-      int64_t chunks = rows * chunksPerRow;
-      if (!synchronous) {
-        for (int64_t first = 0; first < chunks; first += threads)
-          copyChunk(c(first));
+      if (synchronous) {
+        emitSynchronousTileCopy(ctx, b, *p, view, rowStart, colStart, rows,
+                                inRange, buffer, stageBase, isA);
         return;
       }
-      // A rolled loop: unrolled, the element loads of every chunk would be
-      // in flight at once, in registers the accumulators need.
-      auto chunkLoop = scf::ForOp::create(b, loc, c(0), c(chunks), c(threads));
-      // LLVM would unroll it all the same (8 trips), and its loads would
-      // then be hoisted together: 62 more registers at 128x128 on 4 warps.
-      // SCF-to-CF moves the LLVM attribute onto the loop's branch.
-      MLIRContext *mlirCtx = b.getContext();
-      chunkLoop->setAttr(
-          "loop_annotation",
-          LLVM::LoopAnnotationAttr::get(
-              mlirCtx, {}, {}, {},
-              LLVM::LoopUnrollAttr::get(mlirCtx, b.getBoolAttr(true), {}, {},
-                                        {}, {}, {}, {}),
-              {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
-      copyChunk(chunkLoop.getInductionVar());
+      for (int64_t first = 0; first < rows * chunksPerRow; first += threads)
+        copyChunk(c(first));
     };
     auto copyBoth = [&](bool synchronous) {
       copyTile(loadA, *viewA, p->m, bufA, sizeA, /*isA=*/true, synchronous);
@@ -500,4 +515,5 @@ void kbench::gpu_lowering::populateTensorCorePatterns(
   patterns.add<TensorCoreMmaLowering>(converter, ctx, /*benefit=*/2);
   // Outranks the plain and the unsupported-depth scf.for patterns.
   patterns.add<TensorCorePipelinedLoop>(converter, ctx, /*benefit=*/3);
+  populateTmaPipelinePatterns(converter, ctx, patterns);
 }

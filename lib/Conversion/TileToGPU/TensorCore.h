@@ -8,13 +8,16 @@
 //                        pipelined K loop) and both patterns;
 //   MmaSyncLowering.cpp  ldmatrix + mma.sync per k16 step (emitMmaSyncSteps);
 //   WgmmaLowering.cpp    matrix descriptors + wgmma.mma_async per k16 step
-//                        (emitWgmmaSteps).
+//                        (emitWgmmaSteps);
+//   TmaPipeline.cpp      the wgmma K loop whose operands one thread copies
+//                        with TMA, paced by mbarriers (TmaRules.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
 #define KBENCH_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
 
+#include "GlobalAccess.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
@@ -104,6 +107,24 @@ void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
 /// them. Nothing for mma_sync, whose ldmatrix reads are generic.
 void emitStagingFence(KernelContext &ctx, mlir::OpBuilder &b,
                       const TensorCorePlan &p);
+
+/// Copies the `rows` x p.k tile of `view` at (rowStart, colStart) into the
+/// swizzled stage buffer `buffer` at element `stageBase` (A's rows in
+/// wgmmaStagedRow order when `isA` and wgmma) without cp.async: per 16-byte
+/// chunk, element loads (zero past the memref, or everywhere when `inRange`
+/// is false) and one shared store, in a loop LLVM must not unroll. The
+/// fallback of the pipelined loops where rows are not 16-byte aligned.
+void emitSynchronousTileCopy(KernelContext &ctx, mlir::OpBuilder &b,
+                             const TensorCorePlan &p, const View &view,
+                             mlir::Value rowStart, mlir::Value colStart,
+                             int64_t rows, mlir::Value inRange,
+                             mlir::Value buffer, mlir::Value stageBase,
+                             bool isA);
+
+/// The TMA-copied wgmma K loop (TmaPipeline.cpp); outranks the cp.async one.
+void populateTmaPipelinePatterns(const TileTypeConverter &converter,
+                                 KernelContext &ctx,
+                                 mlir::RewritePatternSet &patterns);
 
 } // namespace kbench::gpu_lowering
 

@@ -14,6 +14,7 @@
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Support/KernelConfig.h"
 #include "kbench/Support/ShapeExpr.h"
@@ -172,6 +173,34 @@ static void alignSharedBase(OpBuilder &b, KernelContext &context) {
   });
 }
 
+/// Records the tensor-map params of `func` for the backend and the bundle
+/// writer: `kbench.tma_descriptor_args` (their argument numbers) and
+/// `kbench.tma_descriptors` (per param: the memref param it describes, the
+/// box in the memref's axis order, the swizzle in bytes).
+static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
+                                      ArrayRef<tile::KernelParam> abi,
+                                      ArrayRef<TmaDescriptorRequest> requests,
+                                      unsigned firstArg) {
+  OpBuilder b(func.getContext());
+  SmallVector<int64_t> argNumbers;
+  SmallVector<Attribute> descriptors;
+  for (auto [i, request] : llvm::enumerate(requests)) {
+    argNumbers.push_back(firstArg + i);
+    const tile::KernelParam *memref =
+        llvm::find_if(abi, [&](const tile::KernelParam &param) {
+          return param.argIndex == static_cast<int>(request.argIndex);
+        });
+    descriptors.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("param", b.getStringAttr(memref->name)),
+         b.getNamedAttr("box", b.getDenseI64ArrayAttr(
+                                   {request.boxRows, request.boxCols})),
+         b.getNamedAttr("swizzle", b.getI64IntegerAttr(request.swizzleBytes))}));
+  }
+  func->setAttr(kTmaDescriptorArgsAttrName,
+                b.getDenseI64ArrayAttr(argNumbers));
+  func->setAttr(kTmaDescriptorsAttrName, b.getArrayAttr(descriptors));
+}
+
 /// Lowers `kernel` into a gpu.func of `module`. On failure an error naming
 /// the op and the limit has been emitted and the partial function erased.
 static LogicalResult lowerKernel(tile::KernelOp kernel,
@@ -218,10 +247,20 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
       break;
     }
   }
+  // Tensor maps of TMA K loops: trailing params, each a generic pointer to a
+  // by-value CUtensorMap (kbench-nvvm-grid-constant-params makes them
+  // byval grid constants once the function is an llvm.func).
+  SmallVector<TmaDescriptorRequest> tmaRequests =
+      collectTmaDescriptors(kernel, knobs->numWarps);
+  unsigned firstTmaArg = argTypes.size();
+  for (size_t i = 0; i < tmaRequests.size(); ++i)
+    argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
   b.setInsertionPointToEnd(module.getBody());
   auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  if (!tmaRequests.empty())
+    describeTmaDescriptorArgs(func, abi, tmaRequests, firstTmaArg);
   int32_t blockSize = tile::getBlockSize(kernel);
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({blockSize, 1, 1}));
   Block &entry = func.getBody().front();
@@ -266,6 +305,14 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     } else {
       replacements.push_back({kernelArg, arg});
     }
+  }
+  for (auto [i, request] : llvm::enumerate(tmaRequests)) {
+    auto it = llvm::find_if(replacements, [&](const auto &replacement) {
+      return replacement.first.getArgNumber() == request.argIndex;
+    });
+    context.tmaDescriptors.push_back(
+        {it->second, request.boxRows,
+         entry.getArgument(firstTmaArg + static_cast<unsigned>(i))});
   }
   context.emitPrologue(b);
 

@@ -1,16 +1,19 @@
 //===- PrepareForNVVM.cpp - Fill the gaps of convert-gpu-to-nvvm ----------===//
 //
-// Three small passes around the upstream NVVM conversion (MLIR 22.1):
+// Four small passes around the upstream NVVM conversion (MLIR 22.1):
 // kbench-gpu-prepare-nvvm runs before it and lowers the ops it leaves alone
 // (f32 subgroup reductions, vector masks, strided slices);
 // kbench-nvvm-extern-dynamic-shared runs after it and fixes the linkage of
-// the dynamic shared memory global; kbench-nvvm-check-translatable then
+// the dynamic shared memory global; kbench-nvvm-grid-constant-params makes
+// the tensor-map params of TMA kernels byval grid constants; kbench-nvvm-check-translatable then
 // refuses, at the op, what is still not LLVM or NVVM. All are measured gaps,
 // pinned by tests in test/Target/GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Target/GPU/Passes.h"
+
+#include "kbench/Conversion/TileToGPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -25,6 +28,7 @@ namespace kbench {
 #define GEN_PASS_DEF_GPUPREPAREFORNVVM
 #define GEN_PASS_DEF_NVVMEXTERNDYNAMICSHAREDMEMORY
 #define GEN_PASS_DEF_NVVMCHECKTRANSLATABLE
+#define GEN_PASS_DEF_NVVMGRIDCONSTANTPARAMS
 #include "kbench/Target/GPU/Passes.h.inc"
 } // namespace kbench
 
@@ -64,6 +68,30 @@ struct NVVMExternDynamicSharedMemoryPass
     });
   }
 };
+struct NVVMGridConstantParamsPass
+    : kbench::impl::NVVMGridConstantParamsBase<NVVMGridConstantParamsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    // The size and alignment of a CUtensorMap.
+    Type tensorMap = LLVM::LLVMArrayType::get(b.getI8Type(), 128);
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      auto args = func->getAttrOfType<DenseI64ArrayAttr>(
+          kbench::kTmaDescriptorArgsAttrName);
+      if (!args)
+        return;
+      for (int64_t arg : args.asArrayRef()) {
+        func.setArgAttr(arg, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(tensorMap));
+        func.setArgAttr(arg, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI64IntegerAttr(64));
+        func.setArgAttr(arg, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        b.getUnitAttr());
+      }
+    });
+  }
+};
+
 struct NVVMCheckTranslatablePass
     : kbench::impl::NVVMCheckTranslatableBase<NVVMCheckTranslatablePass> {
   void runOnOperation() override {

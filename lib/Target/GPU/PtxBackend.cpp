@@ -5,7 +5,8 @@
 //   tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
 //   nvvm-attach-target{chip=sm_90a features=+ptx80 O=3}
 //   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf,
-//              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm, convert-nvvm-to-llvm,
+//              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm,
+//              kbench-nvvm-grid-constant-params, convert-nvvm-to-llvm,
 //              kbench-nvvm-extern-dynamic-shared, canonicalize, cse)
 //   reconcile-unrealized-casts
 //   gpu.module(kbench-nvvm-check-translatable)
@@ -86,6 +87,8 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   // The ldmatrix of impl = mma_sync; a no-op for kernels without nvgpu ops.
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  // Tensor maps of TMA K loops; a no-op for kernels without them.
+  device.addPass(createNVVMGridConstantParams());
   // NVVM ops that are inline PTX rather than intrinsics (wgmma.mma_async of
   // impl = wgmma); a no-op for kernels without them.
   device.addPass(createConvertNVVMToLLVMPass());
@@ -165,6 +168,16 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
     if (auto bytes =
             func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
       info.dynamicSharedMemory = bytes.getInt();
+    if (auto maps = func->getAttrOfType<ArrayAttr>(kTmaDescriptorsAttrName))
+      for (auto map : maps.getAsRange<DictionaryAttr>()) {
+        GpuTensorMapParam param;
+        param.memrefParam =
+            cast<StringAttr>(map.get("param")).getValue().str();
+        ArrayRef<int64_t> box = cast<DenseI64ArrayAttr>(map.get("box"));
+        param.box.assign(box.begin(), box.end());
+        param.swizzleBytes = cast<IntegerAttr>(map.get("swizzle")).getInt();
+        info.tensorMaps.push_back(std::move(param));
+      }
     result.kernels.push_back(info);
   });
 

@@ -26,6 +26,16 @@ inline constexpr llvm::StringLiteral kKernelModuleName = "kbench_kernels";
 inline constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
     "kbench.dynamic_shared_memory";
 
+/// Attributes on a lowered gpu.func with TMA K loops (TmaRules.h): the
+/// argument numbers of its tensor-map params (each a generic pointer to a
+/// by-value CUtensorMap that kbench-nvvm-grid-constant-params marks byval
+/// and grid-constant), and per param a dictionary {param = memref param
+/// name, box = [rows, cols], swizzle = bytes} for the bundle manifest.
+inline constexpr llvm::StringLiteral kTmaDescriptorArgsAttrName =
+    "kbench.tma_descriptor_args";
+inline constexpr llvm::StringLiteral kTmaDescriptorsAttrName =
+    "kbench.tma_descriptors";
+
 } // namespace kbench
 
 #endif // KBENCH_CONVERSION_TILETOGPU_PASSES_H

@@ -17,6 +17,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbench {
 
@@ -37,6 +38,15 @@ struct GpuCompileOptions {
 /// it holds nvvm/libdevice/libdevice.10.bc.
 std::optional<std::string> findCudaToolkit();
 
+/// A trailing tensor-map param of a kernel with TMA K loops: a CUtensorMap
+/// over the buffer passed for memref param `memrefParam`, with box `box`
+/// (the memref's axis order) and a swizzle of `swizzleBytes`.
+struct GpuTensorMapParam {
+  std::string memrefParam;
+  std::vector<int64_t> box;
+  int64_t swizzleBytes = 0;
+};
+
 /// Launch facts of one lowered kernel.
 struct GpuKernelInfo {
   std::string symbol;
@@ -44,6 +54,8 @@ struct GpuKernelInfo {
   /// Bytes to pass as cuLaunchKernel's sharedMemBytes (above 48 KB the runner
   /// must also raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
   int64_t dynamicSharedMemory = 0;
+  /// Params after the ABI's (getKernelABI), in order.
+  std::vector<GpuTensorMapParam> tensorMaps;
 };
 
 struct GpuCompileResult {

@@ -39,6 +39,23 @@ def NVVMExternDynamicSharedMemory
   }];
 }
 
+def NVVMGridConstantParams
+    : Pass<"kbench-nvvm-grid-constant-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the tensor-map params of TMA kernels byval grid constants";
+  let description = [{
+    tile-to-gpu gives a kernel with TMA K loops one trailing `!llvm.ptr`
+    param per tensor map and lists them in `kbench.tma_descriptor_args`.
+    convert-gpu-to-nvvm keeps neither `llvm.byval` nor `nvvm.grid_constant`
+    on gpu.func arguments (the NVVM verifier accepts the latter only on
+    kernel llvm.funcs), so this pass sets them on the lowered llvm.func:
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` and
+    `nvvm.grid_constant`. The NVPTX backend then declares the param as
+    `.param .align 64 .b8 p[128]` and takes its generic address with
+    cvta.param, which cp.async.bulk.tensor accepts for a CUtensorMap passed
+    by value (`__grid_constant__`).
+  }];
+}
+
 def NVVMCheckTranslatable
     : Pass<"kbench-nvvm-check-translatable", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Refuse, at the op, what LLVM IR translation cannot take";

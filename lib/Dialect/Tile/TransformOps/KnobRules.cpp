@@ -15,6 +15,7 @@
 
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
 
@@ -396,6 +397,25 @@ static std::optional<KnobFailure> checkTensorCoreMmas(KernelOp kernel) {
   return failure;
 }
 
+/// Every K loop that copies its operands with TMA must still be one the
+/// lowering accepts (TmaRules.h) after any edit.
+static std::optional<KnobFailure> checkOperandCopies(KernelOp kernel) {
+  int64_t numWarps = getKernelConfig(kernel).numWarps;
+  std::optional<KnobFailure> failure;
+  kernel.walk([&](scf::ForOp loop) {
+    if (failure ||
+        gpu_lowering::getOperandCopies(loop) != gpu_lowering::OperandCopies::Tma)
+      return;
+    MmaOp mma = gpu_lowering::getMmaLoopMma(loop);
+    if (mma && !mmaVerifies(mma))
+      return; // verifyKernel reports it
+    if (std::optional<std::string> why = gpu_lowering::whyNotTmaCopies(
+            loop, numWarps, gpu_lowering::getPipelineStages(loop)))
+      failure = KnobFailure{*why, loop.getLoc(), "this scf.for"};
+  });
+  return failure;
+}
+
 std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
     return failure;
@@ -406,6 +426,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkTensorCoreMmas(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkOperandCopies(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

@@ -20,6 +20,7 @@
 #include "SplitReduction.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
@@ -116,6 +117,24 @@ static void printKnobValue(OpAsmPrinter &p, Operation *,
     p.printOperand(dynamicValue);
   else
     p << staticValue.getInt();
+}
+
+/// `tma` or `cp_async`, a bare keyword.
+static ParseResult parseOperandCopies(OpAsmParser &parser, StringAttr &copies) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (!gpu_lowering::parseOperandCopies(keyword))
+    return parser.emitError(at, "expected `tma` or `cp_async`, got `")
+           << keyword << "`";
+  copies = parser.getBuilder().getStringAttr(keyword);
+  return success();
+}
+
+static void printOperandCopies(OpAsmPrinter &p, Operation *,
+                               StringAttr copies) {
+  p << copies.getValue();
 }
 
 #define GET_OP_CLASSES
@@ -438,6 +457,91 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
             return failure;
           edits.setAttr(loop, StringAttr::get(getContext(), attrName),
                         IntegerAttr::get(i64, stages));
+        }
+        return std::nullopt;
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// OperandCopiesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OperandCopiesOp::verify() {
+  if (!gpu_lowering::parseOperandCopies(getCopies()))
+    return emitOpError("copies must be `tma` or `cp_async`, got `")
+           << getCopies() << "`";
+  return success();
+}
+
+void OperandCopiesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+OperandCopiesOp::apply(mlir::transform::TransformRewriter &,
+                       mlir::transform::TransformResults &,
+                       mlir::transform::TransformState &state) {
+  StringRef attrName = gpu_lowering::kOperandCopiesAttrName;
+  // The target loops, by kernel; a kernel target stands for its K loops.
+  SmallVector<KernelOp> kernels;
+  llvm::MapVector<Operation *, SmallVector<scf::ForOp>> loops;
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto kernel = dyn_cast<KernelOp>(payload);
+    if (!kernel && isa<scf::ForOp>(payload))
+      kernel = payload->getParentOfType<KernelOp>();
+    if (!kernel) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(getLoc())
+          << getOperationName() << ": target " << payload->getName()
+          << " is neither a tile.kernel nor an scf.for inside one; match the "
+             "K loop with transform.structured.match ops{[\"scf.for\"]} in "
+             "%kernel";
+      diag.attachNote(payload->getLoc()) << "target payload op";
+      return diag;
+    }
+    if (!llvm::is_contained(kernels, kernel))
+      kernels.push_back(kernel);
+    if (payload != kernel) {
+      loops[kernel].push_back(cast<scf::ForOp>(payload));
+      continue;
+    }
+    kernel.walk([&](scf::ForOp loop) {
+      if (gpu_lowering::getMmaLoopMma(loop))
+        loops[kernel].push_back(loop);
+    });
+    if (loops[kernel].empty()) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(getLoc())
+          << getOperationName() << ": @" << kernel.getSymName()
+          << " has no K loop (an scf.for whose body only loads the two "
+             "operands of one tile.mma accumulating into its single "
+             "iter_arg); drop the op for this kernel";
+      diag.attachNote(kernel.getLoc()) << "this kernel";
+      return diag;
+    }
+  }
+  if (kernels.empty())
+    return emitSilenceableFailure(getLoc())
+           << getOperationName()
+           << ": the target handle is empty, so the schedule matched no K "
+              "loop; check the match (ops{[\"scf.for\"]} in a tile.kernel)";
+
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        for (scf::ForOp loop : loops[kernel]) {
+          if (!gpu_lowering::getMmaLoopMma(loop))
+            return KnobFailure{
+                ("tile.operand_copies = " + getCopies() +
+                 ": this scf.for is not a K loop; its body must only load "
+                 "the two operands of one tile.mma that accumulates into the "
+                 "loop's single iter_arg")
+                    .str(),
+                loop.getLoc(), "this scf.for"};
+          // checkKnobs applies the TMA rules to the edited loop.
+          edits.setAttr(loop, StringAttr::get(getContext(), attrName),
+                        getCopiesAttr());
         }
         return std::nullopt;
       });

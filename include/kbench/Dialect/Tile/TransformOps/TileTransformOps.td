@@ -360,4 +360,40 @@ def MmaImplOp : Tile_TransformOp<"mma_impl"> {
   }];
 }
 
+def OperandCopiesOp : Tile_TransformOp<"operand_copies"> {
+  let summary = "Pick how a pipelined wgmma K loop copies its operands";
+  let description = [{
+    ```mlir
+    transform.tile.operand_copies %k tma : !transform.any_op
+    ```
+    Stores `tile.operand_copies` on each target K loop: `cp_async` (the
+    default: every thread copies 16-byte chunks with cp.async, one CTA
+    barrier per step) or `tma` (one thread copies each operand tile with
+    cp.async.bulk.tensor through tensor maps the runner encodes, and
+    mbarriers pace the copies against the wgmma groups; A in 8-row boxes,
+    B in one box; docs/gpu-lowering.md, "TMA operand copies"). The rules are
+    the lowering's own (TmaRules.h).
+
+    `%target` holds `scf.for` ops inside a `tile.kernel`, or `tile.kernel`
+    ops, which stand for all their K loops. If any loop fails, every loop of
+    the handle is restored.
+
+    Fails silenceably when the handle is empty; a target is neither an
+    `scf.for` nor a `tile.kernel`, or lies outside a kernel; a target kernel
+    has no K loop; for `tma`: the loop's tile.mma is not impl = wgmma, the
+    loop has fewer than 2 pipeline stages (set them first with
+    transform.tile.pipeline), the wgmma rules fail at that depth, an operand
+    view is not a tile.partition of a rank-2 kernel argument, or the stage
+    buffers and mbarriers exceed the shared memory of one CTA. Later
+    set_num_warps, set_params, mma_impl and pipeline ops recheck these
+    rules.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$copies);
+  let assemblyFormat = [{
+    $target custom<OperandCopies>($copies) attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_TILETRANSFORMOPS_TD

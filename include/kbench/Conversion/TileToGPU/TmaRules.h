@@ -1,0 +1,106 @@
+//===- TmaRules.h - When a wgmma K loop copies its operands with TMA -*- C++ -*-===//
+//
+// Shared by tile-to-gpu (TmaPipeline.cpp, the kernel ABI in TileToGPU.cpp),
+// transform.tile.operand_copies and the knob rechecks, so that the op that
+// asks for TMA copies and the lowering that emits them apply one rule.
+//
+// A pipelined wgmma K loop (tile.pipeline_stages = S, 2 <= S <= 4) may carry
+// `tile.operand_copies = "tma"`: one thread then copies each step's operand
+// tiles with cp.async.bulk.tensor (TMA) into the S stage buffers, and S
+// "full" and S "empty" mbarriers pace the copies against the wgmma groups
+// (docs/gpu-lowering.md, "TMA operand copies"). The copies read through
+// tensor maps (CUtensorMap) that the runner encodes per launch and passes as
+// trailing `tma_descriptor` kernel params (docs/bundle.md):
+//
+//   - B (NxK, transpose_b): one box of BN rows x 64 elements;
+//   - A (MxK): boxes of 8 rows x 64 elements, one per 8-row group, each
+//     written to the rows wgmmaStagedRow puts that group at (a box lands in
+//     one 1024-byte swizzle repeat, so the hardware's 128-byte swizzle is
+//     the staging swizzle).
+//
+// Out-of-bounds rows and columns of a box read as zero, which is what the
+// operands' pad(zero) views ask for. TMA needs 16-byte aligned rows: where
+// K % 8 != 0 (or a base address is not 16-byte aligned) the runner passes
+// zero bytes instead of a map and the kernel copies that step with element
+// loads, versioned at run time like the cp.async loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_CONVERSION_TILETOGPU_TMARULES_H
+#define KBENCH_CONVERSION_TILETOGPU_TMARULES_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kbench::gpu_lowering {
+
+/// The loop attribute naming how a pipelined tensor-core K loop copies its
+/// operands: "cp_async" (the default, also when absent) or "tma".
+inline constexpr llvm::StringLiteral kOperandCopiesAttrName =
+    "tile.operand_copies";
+
+/// The ways a pipelined tensor-core K loop may copy its operands.
+enum class OperandCopies { CpAsync, Tma };
+
+/// "cp_async" or "tma".
+llvm::StringRef stringifyOperandCopies(OperandCopies copies);
+/// The value of a spelling, or nullopt.
+std::optional<OperandCopies> parseOperandCopies(llvm::StringRef spelling);
+
+/// What `loop` records (CpAsync when it records nothing).
+OperandCopies getOperandCopies(mlir::scf::ForOp loop);
+
+/// Rows of one TMA box of A: one 8-row group of wgmmaStagedRow's order.
+inline constexpr int64_t kTmaRowsPerABox = 8;
+/// Rows a box may have (and a TMA box dim in general).
+inline constexpr int64_t kTmaMaxBoxRows = 256;
+/// Bytes of one mbarrier object.
+inline constexpr int64_t kMbarrierBytes = 8;
+
+/// The rules of whyNotTmaCopies that still hold once tile-to-gpu has moved
+/// the kernel body into its gpu.func (all but the operand sources, which
+/// the lowering finds through its views).
+std::optional<std::string> whyNotTmaPipeline(mlir::scf::ForOp loop,
+                                             int64_t numWarps,
+                                             int64_t stages);
+
+/// Why the K loop `loop` (pipeline depth `stages`, `numWarps` warps) cannot
+/// copy its operands with TMA, or nullopt. Asks for an impl = wgmma tile.mma
+/// the wgmma rules accept at that depth (>= 2), whose operand views are
+/// partitions of kernel arguments. The text names the value and the fix.
+std::optional<std::string> whyNotTmaCopies(mlir::scf::ForOp loop,
+                                           int64_t numWarps, int64_t stages);
+
+/// One tensor map a kernel takes: over kernel argument `argIndex` (a rank-2
+/// memref of `elementType`), with a box of `boxRows` x `boxCols` elements
+/// and the 128-byte swizzle.
+struct TmaDescriptorRequest {
+  unsigned argIndex;
+  mlir::Type elementType;
+  int64_t boxRows, boxCols;
+  int64_t swizzleBytes = 128;
+
+  bool operator==(const TmaDescriptorRequest &other) const {
+    return argIndex == other.argIndex && boxRows == other.boxRows &&
+           boxCols == other.boxCols && swizzleBytes == other.swizzleBytes;
+  }
+};
+
+/// The tensor maps the TMA K loops of `kernel` read, without duplicates, in
+/// the order of first use. A loop the rules refuse contributes none (the
+/// lowering reports it).
+llvm::SmallVector<TmaDescriptorRequest>
+collectTmaDescriptors(tile::KernelOp kernel, int64_t numWarps);
+
+/// The requests of the A and B operands of the TMA K loop around `mma`.
+std::array<TmaDescriptorRequest, 2> getTmaOperandRequests(tile::MmaOp mma);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_CONVERSION_TILETOGPU_TMARULES_H

@@ -1,0 +1,363 @@
+//===- TmaPipeline.cpp - The wgmma K loop fed by TMA copies ---------------===//
+//
+// A pipelined wgmma K loop with `tile.operand_copies = "tma"` (TmaRules.h):
+// thread 0 copies each step's operand tiles with cp.async.bulk.tensor (TMA)
+// into S stage buffers; two mbarriers per stage pace the copies:
+//
+//   full[s]   completes when step n's copies landed (n % S == s): thread 0
+//             arrives with the step's byte count as expected transactions,
+//             the TMA copies complete them;
+//   empty[s]  completes when every warpgroup's wgmma group of that step is
+//             done (one arrival per warpgroup), so the buffer may be
+//             overwritten.
+//
+//   prologue: thread 0 issues steps 0 .. S-2 into stages 0 .. S-2
+//   loop n:   wait full[n % S] (parity (n / S) & 1)
+//             wgmma group from stage n % S; wait until at most one group is
+//             in flight (none after the last step): step n-1's group is done
+//             each warpgroup arrives on empty[(n-1) % S]
+//             thread 0: wait empty[(n+S-1) % S] for the release of step n-1,
+//             issue step n + S - 1 into that stage
+//
+// Unlike the cp.async loop there is no CTA-wide barrier per step, and no
+// thread but one spends instructions on copies. A's rows go in boxes of 8
+// rows to where wgmmaStagedRow stages them; the 128-byte swizzle is the
+// tensor map's.
+//
+// TMA needs 16-byte aligned rows and base addresses. Where they are not
+// (K % 8 != 0), the runner passes zero bytes instead of tensor maps and the
+// loop copies each step with element loads (emitSynchronousTileCopy), every
+// thread arriving on full[s] after a proxy fence: full[s] then counts every
+// thread instead of one. The choice is made once per CTA at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedMemory.h"
+#include "TensorCore.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+/// How long one mbarrier.try_wait may suspend the thread before it retries,
+/// in nanoseconds (a hint; the wait loops until the phase completes).
+static constexpr int64_t kMbarrierWaitHintNs = 1000000;
+
+namespace {
+/// Builders for the shared-memory addresses and the mbarrier ops of one
+/// loop.
+struct TmaLoopEmitter {
+  KernelContext &ctx;
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t v) { return ctx.constIndex(b, v); }
+  Value i32(Value indexValue) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), indexValue);
+  }
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                     b.getI32IntegerAttr(v));
+  }
+  /// The shared-memory pointer of element `element` (index) of `buffer`.
+  Value sharedPointer(Value buffer, Value element, int64_t elementBytes) {
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    address = arith::AddIOp::create(
+        b, loc, address,
+        arith::MulIOp::create(b, loc, element, index(elementBytes)));
+    Value word =
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+    return LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), word);
+  }
+  void waitParity(Value barrier, Value parity) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
+                                          i32(kMbarrierWaitHintNs));
+  }
+  void arrive(Value barrier) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrier, Value());
+  }
+  /// An scf.if on `condition` without results; the builder is inside its
+  /// then block until the guard goes out of scope.
+  scf::IfOp ifThen(Value condition) {
+    auto op = scf::IfOp::create(b, loc, TypeRange{}, condition,
+                                /*withElseRegion=*/false);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    return op;
+  }
+  Value isZero(Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                 index(0));
+  }
+};
+
+/// A wgmma K loop whose operands are copied with TMA.
+struct TmaPipelinedLoop : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    return getOperandCopies(op) == OperandCopies::Tma;
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override;
+};
+} // namespace
+
+LogicalResult
+TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  int64_t stages = getPipelineStages(op);
+  if (std::optional<std::string> why =
+          whyNotTmaPipeline(op, ctx.numWarps, stages))
+    return op.emitOpError() << *why;
+  tile::MmaOp mma = getMmaLoopMma(op);
+  auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
+  auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
+  FailureOr<TensorCorePlan> p = planTensorCoreMma(mma, ctx.numWarps, stages);
+  if (failed(p))
+    return failure();
+  FailureOr<View> viewA = lookupView(ctx, loadA, loadA.getView(),
+                                     rewriter.getRemappedValue(loadA.getView()));
+  if (failed(viewA))
+    return failure();
+  FailureOr<View> viewB = lookupView(ctx, loadB, loadB.getView(),
+                                     rewriter.getRemappedValue(loadB.getView()));
+  if (failed(viewB))
+    return failure();
+  Value mapA = ctx.lookupTmaDescriptor(viewA->memref, kTmaRowsPerABox);
+  Value mapB = ctx.lookupTmaDescriptor(viewB->memref, p->n);
+  if (!mapA || !mapB)
+    return op.emitOpError("internal: tile-to-gpu made no tensor-map param "
+                          "for the operands of this TMA K loop");
+
+  TmaLoopEmitter e{ctx, b, loc};
+  auto c = [&](int64_t v) { return e.index(v); };
+  int64_t bytesPerElement = elementBytes(p->operandType);
+  int64_t sizeA = p->m * p->k, sizeB = p->n * p->k;
+  int64_t stepBytes = (sizeA + sizeB) * bytesPerElement;
+  int64_t threads = 32 * ctx.numWarps;
+  int64_t warpgroups = ctx.numWarps / 4;
+  Value bufA =
+      ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());
+  Value bufB =
+      ctx.allocShared(b, p->operandType, stages * sizeB, p->bufferAlignment());
+  // full[0 .. S) then empty[0 .. S).
+  Value barriers = ctx.allocShared(b, b.getI64Type(), 2 * stages,
+                                   kMbarrierBytes);
+  auto full = [&](Value stage) {
+    return e.sharedPointer(barriers, stage, kMbarrierBytes);
+  };
+  auto empty = [&](Value stage) {
+    return e.sharedPointer(
+        barriers, arith::AddIOp::create(b, loc, stage, c(stages)),
+        kMbarrierBytes);
+  };
+
+  // TMA when the rows and base addresses are 16-byte aligned (the runner
+  // encodes the maps exactly then).
+  auto aligned16 = [&](const View &view) {
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view.memref);
+    return arith::AndIOp::create(
+        b, loc, ctx.divisibleBy(b, view.dims[1], 16 / bytesPerElement),
+        e.isZero(arith::RemUIOp::create(b, loc, base, c(16))));
+  };
+  Value useTma =
+      arith::AndIOp::create(b, loc, aligned16(*viewA), aligned16(*viewB));
+  Value isThread0 = e.isZero(ctx.threadId);
+
+  // The barriers: thread 0 initializes them, a CTA barrier publishes them
+  // (and, in an enclosing loop, ends every wait on the previous ones).
+  if (inLoop(op))
+    ctx.barrier(b);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    e.ifThen(isThread0);
+    Value fullCount =
+        arith::SelectOp::create(b, loc, useTma, e.i32(1), e.i32(threads));
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, full(c(s)), fullCount, Value());
+      NVVM::MBarrierInitOp::create(b, loc, empty(c(s)), e.i32(warpgroups),
+                                   Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  ctx.barrier(b);
+
+  LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
+  auto lookup = [&](Value v) { return steps.lookup(v); };
+  Value lb = adaptor.getLowerBound();
+  Value ub = adaptor.getUpperBound();
+  Value step = adaptor.getStep();
+  auto ivOfStep = [&](Value n) {
+    return arith::AddIOp::create(b, loc, lb,
+                                 arith::MulIOp::create(b, loc, n, step));
+  };
+
+  // Copies step n (loop index lb + n * step, when below ub) into stage
+  // n % S, after the release of step n - S when n >= S (`mayReuse`).
+  auto issue = [&](Value n, bool mayReuse) {
+    Value iv = ivOfStep(n);
+    OpBuilder::InsertionGuard outer(b);
+    e.ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub));
+    steps.emitStep(iv);
+    Value stage = arith::RemUIOp::create(b, loc, n, c(stages));
+    Value rowA = arith::MulIOp::create(b, loc, lookup(loadA.getIndices()[0]),
+                                       c(viewA->tileShape[0]));
+    Value rowB = arith::MulIOp::create(b, loc, lookup(loadB.getIndices()[0]),
+                                       c(viewB->tileShape[0]));
+    Value col = arith::MulIOp::create(b, loc, lookup(loadA.getIndices()[1]),
+                                      c(viewA->tileShape[1]));
+    Value colB = arith::MulIOp::create(b, loc, lookup(loadB.getIndices()[1]),
+                                       c(viewB->tileShape[1]));
+    Value stageA = arith::MulIOp::create(b, loc, stage, c(sizeA));
+    Value stageB = arith::MulIOp::create(b, loc, stage, c(sizeB));
+    auto waitForRelease = [&]() {
+      if (!mayReuse)
+        return;
+      OpBuilder::InsertionGuard guard(b);
+      Value round = arith::DivUIOp::create(b, loc, n, c(stages));
+      e.ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, round,
+                                     c(1)));
+      Value parity = arith::RemUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, round, c(1)), c(2));
+      e.waitParity(empty(stage), e.i32(parity));
+    };
+    waitForRelease();
+    auto ifTma = scf::IfOp::create(b, loc, TypeRange{}, useTma,
+                                   /*withElseRegion=*/true);
+    {
+      // Thread 0 copies with TMA, in instructions predicated on it rather
+      // than in a branch: ptxas serializes the wgmma groups in flight
+      // around a divergent path.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
+      Value fullBarrier = full(stage);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), fullBarrier, e.i32(stepBytes),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, isThread0);
+      auto copy = [&](Value map, Value buffer, Value element, Value row,
+                      Value column) {
+        Value shared = e.sharedPointer(buffer, element, bytesPerElement);
+        Value cluster = LLVM::AddrSpaceCastOp::create(
+            b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), shared);
+        // Coordinates innermost first: (column, row).
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, cluster, map, ValueRange{e.i32(column), e.i32(row)},
+            fullBarrier, ValueRange{}, Value(), Value(),
+            NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, isThread0);
+      };
+      // A: one box per 8-row group, at the rows wgmmaStagedRow gives it.
+      for (int64_t group = 0; group < p->m / kTmaRowsPerABox; ++group) {
+        int64_t staged =
+            wgmmaStagedRow(group * kTmaRowsPerABox, p->m, p->numWarps);
+        copy(mapA, bufA,
+             arith::AddIOp::create(b, loc, stageA, c(staged * p->k)),
+             arith::AddIOp::create(b, loc, rowA,
+                                   c(group * kTmaRowsPerABox)),
+             col);
+      }
+      copy(mapB, bufB, stageB, rowB, colB);
+    }
+    {
+      // Every thread copies with element loads.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifTma.elseBlock()->getTerminator());
+      Value inRange = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+      emitSynchronousTileCopy(ctx, b, *p, *viewA, rowA, col, p->m, inRange,
+                              bufA, stageA, /*isA=*/true);
+      emitSynchronousTileCopy(ctx, b, *p, *viewB, rowB, colB, p->n, inRange,
+                              bufB, stageB, /*isA=*/false);
+      emitStagingFence(ctx, b, *p);
+      e.arrive(full(stage));
+    }
+  };
+
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issue(c(s), /*mayReuse=*/false);
+
+  TileValue init = convertLayout(
+      ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])}, p->acc,
+      op);
+  auto accType = cast<VectorType>(init.vec.getType());
+  SmallVector<Value> elements;
+  for (int64_t i = 0, n = accType.getNumElements(); i < n; ++i)
+    elements.push_back(
+        vector::ExtractOp::create(b, loc, init.vec, ArrayRef<int64_t>{i}));
+  SmallVector<Value> initAcc = packWgmmaAccumulators(ctx, b, *p, elements);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step, initAcc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    b.setInsertionPointToEnd(body);
+    Value iv = loop.getInductionVar();
+    Value n = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
+    Value stage = arith::RemUIOp::create(b, loc, n, c(stages));
+    Value parity = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, n, c(stages)), c(2));
+    e.waitParity(full(stage), e.i32(parity));
+    SmallVector<Value> yielded(loop.getRegionIterArgs());
+    emitWgmmaGroup(ctx, b, *p, bufA, arith::MulIOp::create(b, loc, stage, c(sizeA)),
+                   bufB, arith::MulIOp::create(b, loc, stage, c(sizeB)),
+                   yielded, kWgmmaNoWait);
+    // The last step waits for every group, so that none is in flight where
+    // the loop's results merge with its initial values (ptxas serializes
+    // wgmma otherwise).
+    Value last = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge,
+        arith::AddIOp::create(b, loc, iv, step), ub);
+    {
+      auto wait = scf::IfOp::create(b, loc, TypeRange{}, last,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard waitGuard(b);
+      b.setInsertionPoint(wait.thenBlock()->getTerminator());
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      b.setInsertionPoint(wait.elseBlock()->getTerminator());
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    }
+    // Step n - 1's group is done in this warpgroup: its first thread
+    // releases the stage (an arrive with no transactions, predicated like
+    // the copies).
+    {
+      Value leader = e.isZero(arith::RemUIOp::create(b, loc, ctx.threadId,
+                                                      c(threads / warpgroups)));
+      Value notFirst =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n, c(1));
+      Value previous = arith::RemUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, n, c(stages - 1)), c(stages));
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), empty(previous), e.i32(0), NVVM::MemScopeKind::CTA,
+          /*relaxed=*/false, arith::AndIOp::create(b, loc, leader, notFirst));
+    }
+    issue(arith::AddIOp::create(b, loc, n, c(stages - 1)), /*mayReuse=*/true);
+    scf::YieldOp::create(b, loc, yielded);
+  }
+  unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(loop.getResults()),
+                          elements);
+  Value result = vector::FromElementsOp::create(b, loc, accType, elements);
+  rewriter.replaceOp(
+      op, convertLayout(ctx, b, {result, p->acc}, layoutOf(op.getResult(0)), op)
+              .vec);
+  return success();
+}
+
+void kbench::gpu_lowering::populateTmaPipelinePatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  // Outranks the cp.async loop (3), which leaves TMA loops alone anyway.
+  patterns.add<TmaPipelinedLoop>(converter, ctx, /*benefit=*/4);
+}

@@ -1,0 +1,139 @@
+//===- TmaRules.cpp - When a wgmma K loop copies its operands with TMA ----===//
+//
+// The rules and the descriptor requests of TmaRules.h, free of IR building.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
+
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
+#include "kbench/Support/KernelConfig.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+StringRef kbench::gpu_lowering::stringifyOperandCopies(OperandCopies copies) {
+  return copies == OperandCopies::Tma ? "tma" : "cp_async";
+}
+
+std::optional<OperandCopies>
+kbench::gpu_lowering::parseOperandCopies(StringRef spelling) {
+  if (spelling == "tma")
+    return OperandCopies::Tma;
+  if (spelling == "cp_async")
+    return OperandCopies::CpAsync;
+  return std::nullopt;
+}
+
+OperandCopies kbench::gpu_lowering::getOperandCopies(scf::ForOp loop) {
+  auto attr = loop->getAttrOfType<StringAttr>(kOperandCopiesAttrName);
+  if (!attr)
+    return OperandCopies::CpAsync;
+  return parseOperandCopies(attr.getValue()).value_or(OperandCopies::CpAsync);
+}
+
+/// The kernel argument an operand of `mma` is a partition of, or null.
+static BlockArgument getOperandSource(Value operand) {
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  if (!load)
+    return {};
+  auto partition = load.getView().getDefiningOp<tile::PartitionOp>();
+  if (!partition)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(partition.getSource());
+  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()))
+    return {};
+  return arg;
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotTmaPipeline(scf::ForOp loop, int64_t numWarps,
+                                        int64_t stages) {
+  tile::MmaOp mma = getMmaLoopMma(loop);
+  if (!mma)
+    return std::string(
+        "tile.operand_copies = tma needs a K loop whose body only loads the "
+        "two operands of one tile.mma accumulating into its single iter_arg");
+  if (mma.getImplKind() != tile::MmaImpl::wgmma)
+    return llvm::formatv("tile.operand_copies = tma is lowered for impl = "
+                         "wgmma K loops only, and this tile.mma has impl = "
+                         "{0}; set transform.tile.mma_impl wgmma first",
+                         tile::stringifyMmaImpl(mma.getImplKind()))
+        .str();
+  if (stages < 2)
+    return llvm::formatv("tile.operand_copies = tma copies into pipeline "
+                         "stages, and this loop has {0}; set "
+                         "transform.tile.pipeline stages 2 to {1} first",
+                         stages, kWgmmaMaxStages)
+        .str();
+  if (std::optional<std::string> why = whyNotWgmma(mma, numWarps, stages))
+    return why;
+  // The stage buffers (whyNotWgmma counted them) and 2 S mbarriers.
+  int64_t bytes = getWgmmaSharedBytes(mma) * stages + kWgmmaBufferAlign +
+                  2 * stages * kMbarrierBytes;
+  if (bytes > kSm90aLimits.sharedMemoryPerBlock)
+    return llvm::formatv("tile.operand_copies = tma needs {0} bytes of "
+                         "shared memory (stage buffers and mbarriers), over "
+                         "the {1}-byte limit of one CTA; lower BM, BN or the "
+                         "pipeline stages",
+                         bytes, kSm90aLimits.sharedMemoryPerBlock)
+        .str();
+  return std::nullopt;
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotTmaCopies(scf::ForOp loop, int64_t numWarps,
+                                      int64_t stages) {
+  if (std::optional<std::string> why =
+          whyNotTmaPipeline(loop, numWarps, stages))
+    return why;
+  tile::MmaOp mma = getMmaLoopMma(loop);
+  for (auto [operand, name] :
+       {std::pair{mma.getA(), "A"}, std::pair{mma.getB(), "B"}}) {
+    BlockArgument source = getOperandSource(operand);
+    if (!source)
+      return llvm::formatv("tile.operand_copies = tma reads operand {0} "
+                           "through a tensor map of a kernel argument, but "
+                           "its view is not a tile.partition of one",
+                           name)
+          .str();
+    if (cast<MemRefType>(source.getType()).getRank() != 2)
+      return llvm::formatv("tile.operand_copies = tma encodes rank-2 tensor "
+                           "maps, and operand {0} partitions a rank-{1} "
+                           "memref",
+                           name, cast<MemRefType>(source.getType()).getRank())
+          .str();
+  }
+  return std::nullopt;
+}
+
+std::array<TmaDescriptorRequest, 2>
+kbench::gpu_lowering::getTmaOperandRequests(tile::MmaOp mma) {
+  Type element = mma.getA().getType().getElementType();
+  int64_t k = mma.getA().getType().getDimSize(1);
+  int64_t n = mma.getB().getType().getDimSize(0);
+  return {TmaDescriptorRequest{getOperandSource(mma.getA()).getArgNumber(),
+                               element, kTmaRowsPerABox, k},
+          TmaDescriptorRequest{getOperandSource(mma.getB()).getArgNumber(),
+                               element, n, k}};
+}
+
+SmallVector<TmaDescriptorRequest>
+kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
+                                            int64_t numWarps) {
+  SmallVector<TmaDescriptorRequest> requests;
+  kernel.walk([&](scf::ForOp loop) {
+    if (getOperandCopies(loop) != OperandCopies::Tma ||
+        whyNotTmaCopies(loop, numWarps, getPipelineStages(loop)))
+      return;
+    for (const TmaDescriptorRequest &request :
+         getTmaOperandRequests(getMmaLoopMma(loop)))
+      if (!llvm::is_contained(requests, request))
+        requests.push_back(request);
+  });
+  return requests;
+}

@@ -1,0 +1,52 @@
+// RUN: kbench-opt %s --tile-to-gpu --split-input-file -verify-diagnostics
+
+// tile-to-gpu applies the rules of transform.tile.operand_copies (TmaRules.h)
+// to a loop that records tma copies without the op having checked them.
+
+tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+               %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+               %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 128, BN = 128, BK = 64, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+  %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<128x64xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-error @below {{tile.operand_copies = tma copies into pipeline stages, and this loop has 1; set transform.tile.pipeline stages 2 to 4 first}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x128xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %w = tile.load %Wv[%n, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %r = tile.mma %x, %w, %a impl(wgmma) {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %r : tensor<128x128xf32>
+  } {tile.pipeline_stages = 1, tile.operand_copies = "tma"}
+  tile.store %acc, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+               %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+               %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 128, BN = 128, BK = 64, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+  %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<128x64xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-error @below {{tile.operand_copies = tma is lowered for impl = wgmma K loops only, and this tile.mma has impl = simt; set transform.tile.mma_impl wgmma first}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x128xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %w = tile.load %Wv[%n, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %r = tile.mma %x, %w, %a  {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+    scf.yield %r : tensor<128x128xf32>
+  } {tile.pipeline_stages = 2, tile.operand_copies = "tma"}
+  tile.store %acc, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+  tile.return
+}
