@@ -21,15 +21,19 @@ namespace kbench::runner {
 
 bool haveCudaSupport() { return KBENCH_HAVE_CUDA != 0; }
 
-std::vector<uint64_t> denseTensorMapStrides(DType dtype,
-                                            const std::vector<int64_t> &extentsOuterFirst) {
-  std::vector<uint64_t> strides;
-  uint64_t bytes = dtypeSize(dtype);
-  for (size_t axis = extentsOuterFirst.size(); axis-- > 1;) {
-    bytes *= static_cast<uint64_t>(extentsOuterFirst[axis]);
-    strides.push_back(bytes);
+TensorMapGeometry tensorMapGeometry(DType dtype, const std::vector<int64_t> &shapeOuterFirst,
+                                    const std::vector<int64_t> &stridesOuterFirst,
+                                    const std::vector<int64_t> &boxOuterFirst) {
+  TensorMapGeometry g;
+  const uint64_t elementBytes = dtypeSize(dtype);
+  for (size_t axis = shapeOuterFirst.size(); axis-- > 0;) {
+    g.globalDim.push_back(static_cast<uint64_t>(shapeOuterFirst[axis]));
+    g.boxDim.push_back(static_cast<uint32_t>(boxOuterFirst[axis]));
+    // The innermost axis has no stride entry: its elements are contiguous.
+    if (axis + 1 < shapeOuterFirst.size())
+      g.globalStrides.push_back(static_cast<uint64_t>(stridesOuterFirst[axis]) * elementBytes);
   }
-  return strides;
+  return g;
 }
 
 #if KBENCH_HAVE_CUDA
@@ -281,21 +285,15 @@ static CUtensorMapSwizzle tensorMapSwizzle(int swizzleBytes) {
   }
 }
 
-bool CudaDriver::encodeTiledTensorMap(void *map128, DType dtype, int rank, void *address,
-                                      const int64_t *extentsOuterFirst,
-                                      const int64_t *boxOuterFirst, int swizzleBytes,
+bool CudaDriver::encodeTiledTensorMap(void *map128, DType dtype, void *address,
+                                      const TensorMapGeometry &geometry, int swizzleBytes,
                                       std::string &error) {
   static_assert(sizeof(CUtensorMap) == 128, "a tensor map param is 128 bytes");
-  // The driver counts axes innermost first; the manifest outermost first.
-  std::vector<cuuint64_t> globalDim;
-  std::vector<cuuint32_t> boxDim;
-  for (int axis = rank - 1; axis >= 0; --axis) {
-    globalDim.push_back(static_cast<cuuint64_t>(extentsOuterFirst[axis]));
-    boxDim.push_back(static_cast<cuuint32_t>(boxOuterFirst[axis]));
-  }
-  std::vector<uint64_t> strides = denseTensorMapStrides(
-      dtype, std::vector<int64_t>(extentsOuterFirst, extentsOuterFirst + rank));
-  std::vector<cuuint64_t> globalStrides(strides.begin(), strides.end());
+  const size_t rank = geometry.globalDim.size();
+  std::vector<cuuint64_t> globalDim(geometry.globalDim.begin(), geometry.globalDim.end());
+  std::vector<cuuint64_t> globalStrides(geometry.globalStrides.begin(),
+                                        geometry.globalStrides.end());
+  std::vector<cuuint32_t> boxDim(geometry.boxDim.begin(), geometry.boxDim.end());
   std::vector<cuuint32_t> elementStrides(rank, 1);
   CUresult r = api->cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(map128), tensorMapDataType(dtype),
@@ -429,8 +427,8 @@ CudaDriver::Event CudaDriver::createEvent() { unreachable(); }
 void CudaDriver::destroyEvent(Event) { unreachable(); }
 void CudaDriver::record(Event) { unreachable(); }
 float CudaDriver::elapsedMs(Event, Event) { unreachable(); }
-bool CudaDriver::encodeTiledTensorMap(void *, DType, int, void *, const int64_t *,
-                                      const int64_t *, int, std::string &) {
+bool CudaDriver::encodeTiledTensorMap(void *, DType, void *, const TensorMapGeometry &, int,
+                                      std::string &) {
   unreachable();
 }
 void CudaDriver::memsetD32(void *, unsigned, size_t) { unreachable(); }

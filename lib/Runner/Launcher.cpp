@@ -37,22 +37,65 @@ void LaunchSequence::run() const {
   }
 }
 
-bool tensorMapCanAddress(const void *address, DType dtype,
-                         const std::vector<int64_t> &extentsOuterFirst) {
+bool tensorMapCanAddress(const void *address, const TensorMapGeometry &geometry) {
   const uint64_t unit = static_cast<uint64_t>(kSm90aLimits.tensorMapUnitBytes);
   if (reinterpret_cast<uintptr_t>(address) % unit != 0)
     return false;
-  for (uint64_t stride : denseTensorMapStrides(dtype, extentsOuterFirst))
+  for (uint64_t stride : geometry.globalStrides)
     if (stride % unit != 0)
       return false;
   return true;
 }
 
-bool KernelModule::encodeTensorMap(const ResolvedLaunch::TensorMapSpec &, void *, void *,
+bool KernelModule::encodeTensorMap(const ResolvedLaunch::TensorMapSpec &,
+                                   const TensorMapGeometry &, void *, void *,
                                    std::string &error) const {
   error = "internal: a host module has no tensor maps";
   return false;
 }
+
+namespace {
+
+std::string list(const std::vector<int64_t> &values) {
+  std::string text;
+  for (int64_t v : values)
+    text += (text.empty() ? "" : ", ") + std::to_string(v);
+  return "[" + text + "]";
+}
+
+/// `a + b`, held at the int64 limits instead of wrapping.
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (__builtin_add_overflow(a, b, &sum))
+    return b < 0 ? INT64_MIN : INT64_MAX;
+  return sum;
+}
+
+/// Refuses a view (every extent > 0) that reaches elements outside its
+/// buffer: the driver would encode it, and TMA would then read or write
+/// memory the buffer does not own. `what` names the kernel and param.
+void checkViewInsideBuffer(const std::string &what, const std::string &buffer,
+                           const ResolvedLaunch::TensorMapSpec &map) {
+  // The lowest and highest flat index the view reaches.
+  int64_t lowest = 0, highest = 0;
+  for (size_t d = 0; d < map.shape.size(); ++d) {
+    int64_t reach;
+    if (__builtin_mul_overflow(map.shape[d] - 1, map.strides[d], &reach))
+      reach = map.strides[d] < 0 ? INT64_MIN : INT64_MAX;
+    int64_t &end = reach < 0 ? lowest : highest;
+    end = saturatingAdd(end, reach);
+  }
+  if (lowest >= 0 && highest < map.bufferElements)
+    return;
+  throw InputError(what + ": the view of buffer '" + buffer + "' (shape " + list(map.shape) +
+                   ", strides " + list(map.strides) + ") reaches elements " +
+                   std::to_string(lowest) + ".." + std::to_string(highest) +
+                   ", but the buffer has " + std::to_string(map.bufferElements) +
+                   " elements (0.." + std::to_string(map.bufferElements - 1) +
+                   "); the view must stay inside its buffer at every shape the kernel runs");
+}
+
+} // namespace
 
 void KernelModule::bindArg(const KernelSpec &kernel, size_t index,
                            const ResolvedLaunch::Arg &arg,
@@ -84,13 +127,21 @@ void KernelModule::bindArg(const KernelSpec &kernel, size_t index,
   case KernelParamSpec::Kind::TmaDescriptor: {
     void *address = bufferAddress();
     const ResolvedLaunch::TensorMapSpec &map = arg.tensorMap;
-    // The slot stays all zeros, which the kernel reads as "no tensor map".
-    if (!tensorMapCanAddress(address, map.dtype, map.extents))
+    const std::string what =
+        "kernel '" + kernel.name + "' param '" + kernel.params[index].name + "'";
+    // The slot stays all zeros, which the kernel reads as "no tensor map":
+    // for a view with an empty axis (floordiv(M, 64) at M = 16) the kernel
+    // has no box to load, and for one TMA cannot address it copies without.
+    for (int64_t extent : map.shape)
+      if (extent <= 0)
+        return;
+    checkViewInsideBuffer(what, arg.buffer, map);
+    TensorMapGeometry geometry = tensorMapGeometry(map.dtype, map.shape, map.strides, map.box);
+    if (!tensorMapCanAddress(address, geometry))
       return;
     std::string error;
-    if (!encodeTensorMap(map, address, slot.bytes, error))
-      throw InputError("kernel '" + kernel.name + "' param '" + kernel.params[index].name +
-                       "': cannot encode the tensor map over buffer '" + arg.buffer +
+    if (!encodeTensorMap(map, geometry, address, slot.bytes, error))
+      throw InputError(what + ": cannot encode the tensor map over buffer '" + arg.buffer +
                        "': " + error);
     return;
   }
@@ -229,10 +280,10 @@ public:
 protected:
   void *function(size_t kernel) const override { return functions[kernel]; }
   bool onGpu() const override { return true; }
-  bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map, void *address, void *map128,
+  bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map,
+                       const TensorMapGeometry &geometry, void *address, void *map128,
                        std::string &error) const override {
-    return cu.encodeTiledTensorMap(map128, map.dtype, static_cast<int>(map.extents.size()),
-                                   address, map.extents.data(), map.box.data(),
+    return cu.encodeTiledTensorMap(map128, map.dtype, address, geometry,
                                    static_cast<int>(map.swizzleBytes), error);
   }
 

@@ -67,6 +67,25 @@ void checkTensorMapBox(const std::string &file, const KernelSpec &k, const Kerne
                      " bytes, wider than its swizzle span of " +
                      std::to_string(p.swizzleBytes) +
                      " bytes; a swizzled box row must fit in one span");
+  if (p.viewShape.empty())
+    return;
+  // With a view, the box has one extent per view axis; the buffer's rank
+  // does not matter (checkTensorMapArg).
+  if (p.viewShape.size() != box.size())
+    throw InputError(where + "view rank " + std::to_string(p.viewShape.size()) +
+                     ", box rank " + std::to_string(box.size()) +
+                     " (the box needs one extent per view axis, outermost first)");
+  const ShapeExpr &inner = p.viewStrides.back();
+  std::set<std::string> symbols;
+  inner.collectSymbols(symbols);
+  std::string error;
+  std::optional<int64_t> innerStride =
+      symbols.empty() ? inner.evaluate({}, error) : std::nullopt;
+  if (innerStride != 1)
+    throw InputError(where + "view.strides[" + std::to_string(p.viewStrides.size() - 1) +
+                     "] '" + inner.str() +
+                     "' is not the constant 1: TMA reads the innermost axis contiguously, "
+                     "so the view's innermost stride must be one element");
 }
 
 /// The param kinds a kernel of `m` may take on this runner: workspaces are
@@ -94,7 +113,7 @@ void checkParamKinds(const Manifest &m) {
 }
 
 /// A tma_descriptor launch argument: the buffer the tensor map covers, with
-/// the param's dtype and one box axis per buffer axis.
+/// the param's dtype and, without a view, one box axis per buffer axis.
 void checkTensorMapArg(const std::string &where, const KernelParamSpec &p,
                        const BufferSpec *b) {
   if (!b)
@@ -102,7 +121,7 @@ void checkTensorMapArg(const std::string &where, const KernelParamSpec &p,
   if (b->dtype != p.dtype)
     throw InputError(where + "buffer dtype " + dtypeName(b->dtype) + ", tensor map dtype " +
                      dtypeName(p.dtype));
-  if (b->shape.size() != p.dims.size())
+  if (p.viewShape.empty() && b->shape.size() != p.dims.size())
     throw InputError(where + "buffer rank " + std::to_string(b->shape.size()) + ", box rank " +
                      std::to_string(p.dims.size()) +
                      " (the box needs one extent per buffer axis, outermost first)");
@@ -116,16 +135,34 @@ ResolvedLaunch::TensorMapSpec resolveTensorMap(const Manifest &m, const KernelPa
   const BufferSpec *b = m.findBuffer(buffer);
   if (!b)
     throw InputError(where + " names no buffer");
+  auto evaluate = [&](const std::vector<ShapeExpr> &exprs, const std::string &what) {
+    std::vector<int64_t> values;
+    for (size_t d = 0; d < exprs.size(); ++d) {
+      std::string error;
+      std::optional<int64_t> v = exprs[d].evaluate(dims, error);
+      if (!v)
+        throw InputError(where + " (param '" + p.name + "') " + what + "[" +
+                         std::to_string(d) + "] '" + exprs[d].str() + "': " + error);
+      values.push_back(*v);
+    }
+    return values;
+  };
   ResolvedLaunch::TensorMapSpec map;
   map.dtype = p.dtype;
-  map.extents = bufferExtents(*b, dims);
-  for (const ShapeExpr &e : p.dims) {
-    std::string error;
-    std::optional<int64_t> extent = e.evaluate(dims, error);
-    if (!extent)
-      throw InputError(where + " box '" + e.str() + "': " + error);
-    map.box.push_back(*extent);
+  std::vector<int64_t> extents = bufferExtents(*b, dims);
+  map.bufferElements = 1;
+  for (int64_t e : extents)
+    map.bufferElements *= e;
+  if (p.viewShape.empty()) {
+    map.shape = extents;
+    map.strides.assign(extents.size(), 1);
+    for (size_t d = extents.size(); d-- > 1;)
+      map.strides[d - 1] = map.strides[d] * extents[d];
+  } else {
+    map.shape = evaluate(p.viewShape, "view.shape");
+    map.strides = evaluate(p.viewStrides, "view.strides");
   }
+  map.box = evaluate(p.dims, "box");
   map.swizzleBytes = p.swizzleBytes;
   return map;
 }

@@ -108,6 +108,8 @@ static nlohmann::json toJson(const KernelSpec &k) {
     switch (p.kind) {
     case KernelParamSpec::Kind::TmaDescriptor:
       entry[kSwizzle] = p.swizzleBytes;
+      if (!p.viewShape.empty() || !p.viewStrides.empty())
+        entry[kView] = {{kShape, exprs(p.viewShape)}, {kStrides, exprs(p.viewStrides)}};
       [[fallthrough]];
     case KernelParamSpec::Kind::Memref:
       entry[kDtype] = dtypeName(p.dtype);
@@ -208,19 +210,38 @@ int64_t parseSwizzle(const Field &f) {
          " is not a swizzle span; use 0 (none), 32, 64 or 128 (bytes)");
 }
 
+/// A tma_descriptor's `view`: shape and strides, one expression per axis
+/// each. Whether the rank fits the box is the runner's check (Manifest.cpp).
+void parseView(const Field &f, KernelParamSpec &param) {
+  f.allowOnly({kShape, kStrides});
+  for (const Field &d : f.at(kShape).elements())
+    param.viewShape.push_back(parseExprField(d));
+  for (const Field &d : f.at(kStrides).elements())
+    param.viewStrides.push_back(parseExprField(d));
+  if (param.viewShape.empty())
+    f.at(kShape).fail("a view has at least one axis; leave 'view' out for the dense buffer");
+  if (param.viewStrides.size() != param.viewShape.size())
+    f.at(kStrides).fail(std::to_string(param.viewStrides.size()) + " strides for " +
+                        std::to_string(param.viewShape.size()) +
+                        " shape axes; a view has one stride per axis");
+}
+
 KernelParamSpec parseParam(const Field &p) {
-  p.allowOnly({kName, kKind, kDtype, kDims, kSwizzle});
+  p.allowOnly({kName, kKind, kDtype, kDims, kSwizzle, kView});
   KernelParamSpec param;
   param.name = p.at(kName).name();
   param.kind = parseEnum(p.at(kKind), kParamKinds, "kind");
-  std::optional<Field> swizzle = p.get(kSwizzle);
-  if (swizzle && param.kind != KernelParamSpec::Kind::TmaDescriptor)
-    swizzle->fail("only a tma_descriptor param has a swizzle, not a " +
-                  std::string(paramKindName(param.kind)) + " param");
+  for (const char *key : {kSwizzle, kView})
+    if (std::optional<Field> f = p.get(key);
+        f && param.kind != KernelParamSpec::Kind::TmaDescriptor)
+      f->fail("only a tma_descriptor param has a " + std::string(key) + ", not a " +
+              paramKindName(param.kind) + " param");
   switch (param.kind) {
   case KernelParamSpec::Kind::TmaDescriptor:
-    if (swizzle)
+    if (std::optional<Field> swizzle = p.get(kSwizzle))
       param.swizzleBytes = parseSwizzle(*swizzle);
+    if (std::optional<Field> view = p.get(kView))
+      parseView(*view, param);
     [[fallthrough]];
   case KernelParamSpec::Kind::Memref:
     param.dtype = parseDTypeField(p.at(kDtype));

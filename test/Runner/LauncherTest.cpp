@@ -1,8 +1,9 @@
 //===- LauncherTest.cpp - Unit tests for binding kernel arguments ---------===//
 //
 // bind() without a GPU: a module that records the tensor maps it is asked to
-// encode stands in for the driver, so the argument slots, the zero-bytes rule
-// of tma_descriptor params and the refusal message are pinned on CI.
+// encode stands in for the driver, so the argument slots, the geometry of
+// dense buffers and views, the zero-bytes rules of tma_descriptor params and
+// the refusal messages are pinned on CI.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,7 @@ class RecordingModule : public KernelModule {
 public:
   struct Encoded {
     ResolvedLaunch::TensorMapSpec map;
+    TensorMapGeometry geometry;
     void *address;
     void *map128;
   };
@@ -58,9 +60,10 @@ public:
 protected:
   void *function(size_t) const override { return nullptr; }
   bool onGpu() const override { return true; }
-  bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map, void *address, void *map128,
+  bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map,
+                       const TensorMapGeometry &geometry, void *address, void *map128,
                        std::string &error) const override {
-    encoded.push_back({map, address, map128});
+    encoded.push_back({map, geometry, address, map128});
     if (refuse) {
       error = "CUDA_ERROR_INVALID_VALUE (invalid argument)";
       return false;
@@ -87,25 +90,40 @@ bool allBytesAre(const void *slot, unsigned char value) {
   return true;
 }
 
-TEST(Launcher, DenseTensorMapStridesAreInnermostFirst) {
-  EXPECT_EQ(denseTensorMapStrides(DType::BF16, {4, 64, 128}),
-            (std::vector<uint64_t>{256, 16384}));
-  EXPECT_EQ(denseTensorMapStrides(DType::F32, {3, 5}), (std::vector<uint64_t>{20}));
-  EXPECT_TRUE(denseTensorMapStrides(DType::F32, {777}).empty());
+TEST(Launcher, TensorMapGeometryIsInnermostFirst) {
+  // Dense bf16 [4, 64, 128]: row-major strides [8192, 128, 1].
+  TensorMapGeometry dense =
+      tensorMapGeometry(DType::BF16, {4, 64, 128}, {8192, 128, 1}, {2, 8, 64});
+  EXPECT_EQ(dense.globalDim, (std::vector<uint64_t>{128, 64, 4}));
+  EXPECT_EQ(dense.globalStrides, (std::vector<uint64_t>{256, 16384}));
+  EXPECT_EQ(dense.boxDim, (std::vector<uint32_t>{64, 8, 2}));
+  EXPECT_EQ(tensorMapGeometry(DType::F32, {3, 5}, {5, 1}, {1, 4}).globalStrides,
+            (std::vector<uint64_t>{20}));
+  EXPECT_TRUE(tensorMapGeometry(DType::F32, {777}, {1}, {4}).globalStrides.empty());
 }
 
 TEST(Launcher, TensorMapNeeds16ByteAddressAndStrides) {
   const void *aligned = reinterpret_cast<const void *>(0x10000);
-  EXPECT_TRUE(tensorMapCanAddress(aligned, DType::BF16, {64, 128}));
+  auto dense = [](DType dtype, std::vector<int64_t> extents) {
+    std::vector<int64_t> strides(extents.size(), 1);
+    for (size_t d = extents.size(); d-- > 1;)
+      strides[d - 1] = strides[d] * extents[d];
+    return tensorMapGeometry(dtype, extents, strides, extents);
+  };
+  EXPECT_TRUE(tensorMapCanAddress(aligned, dense(DType::BF16, {64, 128})));
   // A bf16 row of 777 elements is 1554 bytes.
-  EXPECT_FALSE(tensorMapCanAddress(aligned, DType::BF16, {64, 777}));
-  EXPECT_FALSE(tensorMapCanAddress(reinterpret_cast<const void *>(0x10008), DType::BF16,
-                                   {64, 128}));
+  EXPECT_FALSE(tensorMapCanAddress(aligned, dense(DType::BF16, {64, 777})));
+  EXPECT_FALSE(tensorMapCanAddress(reinterpret_cast<const void *>(0x10008),
+                                   dense(DType::BF16, {64, 128})));
   // Only the outer axes have strides: one axis needs only the address.
-  EXPECT_TRUE(tensorMapCanAddress(aligned, DType::BF16, {777}));
+  EXPECT_TRUE(tensorMapCanAddress(aligned, dense(DType::BF16, {777})));
   // f32 [2, 3, 4] has strides of 16 and 48 bytes; f32 [2, 4, 3] of 12 and 48.
-  EXPECT_TRUE(tensorMapCanAddress(aligned, DType::F32, {2, 3, 4}));
-  EXPECT_FALSE(tensorMapCanAddress(aligned, DType::F32, {2, 4, 3}));
+  EXPECT_TRUE(tensorMapCanAddress(aligned, dense(DType::F32, {2, 3, 4})));
+  EXPECT_FALSE(tensorMapCanAddress(aligned, dense(DType::F32, {2, 4, 3})));
+  // A view's strides, not its extents, decide: rows 8 bf16 (16 bytes) apart
+  // pass even though the view's extents (3, 5) would not as a dense buffer.
+  EXPECT_TRUE(tensorMapCanAddress(aligned, tensorMapGeometry(DType::BF16, {3, 5}, {8, 1}, {1, 8})));
+  EXPECT_FALSE(tensorMapCanAddress(aligned, tensorMapGeometry(DType::BF16, {3, 5}, {5, 1}, {1, 8})));
 }
 
 TEST(Launcher, BindEncodesTensorMapsInAlignedSlots) {
@@ -125,8 +143,12 @@ TEST(Launcher, BindEncodesTensorMapsInAlignedSlots) {
   EXPECT_EQ(call.address, reinterpret_cast<void *>(0x10000));
   EXPECT_EQ(call.map128, e.params[kTensorMapArg]);
   EXPECT_EQ(call.map.dtype, DType::BF16);
-  EXPECT_EQ(call.map.extents, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(call.map.shape, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(call.map.strides, (std::vector<int64_t>{128, 1}));
   EXPECT_EQ(call.map.box, (std::vector<int64_t>{8, 64}));
+  EXPECT_EQ(call.geometry.globalDim, (std::vector<uint64_t>{128, 64}));
+  EXPECT_EQ(call.geometry.globalStrides, (std::vector<uint64_t>{256}));
+  EXPECT_EQ(call.geometry.boxDim, (std::vector<uint32_t>{64, 8}));
   EXPECT_EQ(call.map.swizzleBytes, 128);
   EXPECT_TRUE(allBytesAre(e.params[kTensorMapArg], 0xab));
 
@@ -163,6 +185,69 @@ TEST(Launcher, DriverRefusalNamesKernelParamAndBuffer) {
               "kernel 'mm' param 'X.tma': cannot encode the tensor map over buffer 'x': "
               "CUDA_ERROR_INVALID_VALUE (invalid argument)");
   }
+}
+
+/// kManifest with X.tma a 5-D view of x: rows regrouped so that one box
+/// lands them in a permuted order. `outerStride` is the stride of axis 0.
+Manifest viewManifest(const std::string &outerStride = "64 * K") {
+  nlohmann::json doc = nlohmann::json::parse(kManifest);
+  doc["kernels"][0]["params"][kTensorMapArg] = {
+      {"name", "X.tma.view"},
+      {"kind", "tma_descriptor"},
+      {"dtype", "bf16"},
+      {"dims", {4, 2, 4, 8, 64}},
+      {"swizzle", 128},
+      {"view",
+       {{"shape", {"floordiv(M, 64)", "4", "2", "8", "K"}},
+        {"strides", {outerStride, "8 * K", "32 * K", "K", "1"}}}}};
+  return parseManifest(doc, "manifest.json");
+}
+
+TEST(Launcher, BindEncodesAViewOfTheBuffer) {
+  Manifest m = viewManifest();
+  RecordingModule module(m);
+  // M = 128, K = 64: view [2, 4, 2, 8, 64], strides [4096, 512, 2048, 64, 1];
+  // its last element is 4096 + 3 * 512 + 2048 + 7 * 64 + 63 = 8191, the
+  // buffer's last.
+  LaunchSequence seq = bindAt(module, m, 128, 64, 0x10000);
+  ASSERT_EQ(module.encoded.size(), 1u);
+  const RecordingModule::Encoded &call = module.encoded[0];
+  EXPECT_EQ(call.address, reinterpret_cast<void *>(0x10000));
+  EXPECT_EQ(call.map.shape, (std::vector<int64_t>{2, 4, 2, 8, 64}));
+  EXPECT_EQ(call.map.strides, (std::vector<int64_t>{4096, 512, 2048, 64, 1}));
+  EXPECT_EQ(call.map.bufferElements, 128 * 64);
+  // The driver's order: innermost first, strides in bytes without the
+  // innermost axis.
+  EXPECT_EQ(call.geometry.globalDim, (std::vector<uint64_t>{64, 8, 2, 4, 2}));
+  EXPECT_EQ(call.geometry.globalStrides, (std::vector<uint64_t>{128, 4096, 1024, 8192}));
+  EXPECT_EQ(call.geometry.boxDim, (std::vector<uint32_t>{64, 8, 4, 2, 4}));
+  EXPECT_TRUE(allBytesAre(seq.entries[0].params[kTensorMapArg], 0xab));
+}
+
+TEST(Launcher, BindPassesZerosForAnEmptyView) {
+  Manifest m = viewManifest();
+  RecordingModule module(m);
+  // floordiv(16, 64) = 0 rows of groups: the kernel has no box to load.
+  LaunchSequence seq = bindAt(module, m, 16, 64, 0x10000);
+  EXPECT_TRUE(allBytesAre(seq.entries[0].params[kTensorMapArg], 0));
+  EXPECT_TRUE(module.encoded.empty());
+}
+
+TEST(Launcher, BindRefusesAViewPastItsBuffer) {
+  Manifest m = viewManifest("65 * K");
+  RecordingModule module(m);
+  try {
+    // Even where TMA could not address it (odd address): never encoded.
+    bindAt(module, m, 128, 64, 0x10008);
+    FAIL() << "no error";
+  } catch (const InputError &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'mm' param 'X.tma.view': the view of buffer 'x' (shape [2, 4, 2, 8, "
+              "64], strides [4160, 512, 2048, 64, 1]) reaches elements 0..8255, but the "
+              "buffer has 8192 elements (0..8191); the view must stay inside its buffer at "
+              "every shape the kernel runs");
+  }
+  EXPECT_TRUE(module.encoded.empty());
 }
 
 } // namespace

@@ -106,11 +106,13 @@ TEST(Manifest, ResolvesTensorMapArgs) {
   EXPECT_EQ(arg.kind, KernelParamSpec::Kind::TmaDescriptor);
   EXPECT_EQ(arg.buffer, "x");
   EXPECT_EQ(arg.tensorMap.dtype, DType::F32);
-  EXPECT_EQ(arg.tensorMap.extents, (std::vector<int64_t>{17, 5}));
+  EXPECT_EQ(arg.tensorMap.shape, (std::vector<int64_t>{17, 5}));
+  EXPECT_EQ(arg.tensorMap.strides, (std::vector<int64_t>{5, 1}));
+  EXPECT_EQ(arg.tensorMap.bufferElements, 85);
   EXPECT_EQ(arg.tensorMap.box, (std::vector<int64_t>{8, 32}));
   EXPECT_EQ(arg.tensorMap.swizzleBytes, 128);
   // Memref args carry no tensor map.
-  EXPECT_TRUE(l[0].args[0].tensorMap.extents.empty());
+  EXPECT_TRUE(l[0].args[0].tensorMap.shape.empty());
 }
 
 TEST(Manifest, RequiresFactsPerShape) {

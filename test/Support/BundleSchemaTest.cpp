@@ -42,7 +42,8 @@ BundleManifest sample() {
               {"Y", KernelParamSpec::Kind::Memref, DType::F32, {expr("M")}},
               {"alpha", KernelParamSpec::Kind::Scalar, DType::F32, {}},
               {"desc", KernelParamSpec::Kind::TmaDescriptor, DType::F16, {expr("64"), expr("32")},
-               /*swizzleBytes=*/64},
+               /*swizzleBytes=*/64, /*viewShape=*/{expr("M / 2"), expr("N")},
+               /*viewStrides=*/{expr("2 * N"), expr("1")}},
               {"scratch", KernelParamSpec::Kind::Workspace, DType::F32, {}},
               {"M", KernelParamSpec::Kind::Dim, DType::I64, {}},
               {"N", KernelParamSpec::Kind::Dim, DType::I64, {}}};
@@ -90,6 +91,11 @@ TEST(BundleSchema, RoundTripThroughJson) {
   EXPECT_EQ(k.params[3].kind, KernelParamSpec::Kind::TmaDescriptor);
   EXPECT_EQ(k.params[3].dims.size(), 2u);
   EXPECT_EQ(k.params[3].swizzleBytes, 64);
+  ASSERT_EQ(k.params[3].viewShape.size(), 2u);
+  EXPECT_EQ(k.params[3].viewShape[0].str(), "M / 2");
+  ASSERT_EQ(k.params[3].viewStrides.size(), 2u);
+  EXPECT_EQ(k.params[3].viewStrides[0].str(), "2 * N");
+  EXPECT_EQ(k.params[3].viewStrides[1].str(), "1");
   EXPECT_EQ(k.params[4].kind, KernelParamSpec::Kind::Workspace);
   EXPECT_EQ(k.params[5].dtype, DType::I64);
   EXPECT_EQ(k.grid[0].str(), "ceildiv(M, 4)");
@@ -142,6 +148,22 @@ TEST(BundleSchema, SwizzleBelongsToTmaDescriptorsOnly) {
   EXPECT_EQ(toJson(read)["kernels"][0]["params"][3]["swizzle"], 0);
 }
 
+TEST(BundleSchema, ViewIsOptionalAndWrittenOnlyWhenSet) {
+  nlohmann::json doc = toJson(sample());
+  const nlohmann::json &params = doc["kernels"][0]["params"];
+  EXPECT_EQ(params[3]["view"],
+            nlohmann::json::parse(
+                R"j({"shape": ["M / 2", "N"], "strides": ["2 * N", "1"]})j"));
+  for (size_t i : {0, 1, 2, 4, 5, 6})
+    EXPECT_FALSE(params[i].contains("view")) << params[i].dump();
+  // Absent means the dense buffer, and then nothing is written.
+  doc["kernels"][0]["params"][3].erase("view");
+  BundleManifest read = parseManifest(doc, "manifest.json");
+  EXPECT_TRUE(read.kernels[0].params[3].viewShape.empty());
+  EXPECT_TRUE(read.kernels[0].params[3].viewStrides.empty());
+  EXPECT_EQ(toJson(read), doc);
+}
+
 TEST(BundleSchema, BadFieldsAreNamed) {
   struct Case {
     const char *pointer;
@@ -172,6 +194,21 @@ TEST(BundleSchema, BadFieldsAreNamed) {
       {"/kernels/0/params/0/swizzle", 128,
        "kernels[0].params[0].swizzle: only a tma_descriptor param has a swizzle, not a memref "
        "param"},
+      {"/kernels/0/params/0/view", {{"shape", {"M"}}, {"strides", {"1"}}},
+       "kernels[0].params[0].view: only a tma_descriptor param has a view, not a memref "
+       "param"},
+      {"/kernels/0/params/3/view/strides", {"1"},
+       "kernels[0].params[3].view.strides: 1 strides for 2 shape axes; a view has one stride "
+       "per axis"},
+      {"/kernels/0/params/3/view/shape", nlohmann::json::array(),
+       "kernels[0].params[3].view.shape: a view has at least one axis; leave 'view' out for "
+       "the dense buffer"},
+      {"/kernels/0/params/3/view/shape/0", "M *",
+       "kernels[0].params[3].view.shape[0]: 'M *' is not a shape expression"},
+      {"/kernels/0/params/3/view/strides/0", "2 *",
+       "kernels[0].params[3].view.strides[0]: '2 *' is not a shape expression"},
+      {"/kernels/0/params/3/view/offset", 0, "kernels[0].params[3].view.offset: unknown field"},
+      {"/kernels/0/params/3/view", "N", "kernels[0].params[3].view: expected an object"},
       {"/kernels/0/grid", {"1", "1"}, "kernels[0].grid: needs 3 expressions (x, y, z), got 2"},
       {"/kernels/0/block/0", 2048, "kernels[0].block[0]: block sizes are 1..1024, got 2048"},
       {"/kernels/0/block", {64, 32, 1},
@@ -198,6 +235,14 @@ TEST(BundleSchema, BadFieldsAreNamed) {
   nlohmann::json doc = toJson(sample());
   doc.erase("task");
   EXPECT_NE(parseError(doc).find("task: missing (this field is required)"), std::string::npos);
+  for (const char *key : {"shape", "strides"}) {
+    nlohmann::json viewless = toJson(sample());
+    viewless["kernels"][0]["params"][3]["view"].erase(key);
+    EXPECT_NE(parseError(viewless).find("kernels[0].params[3].view." + std::string(key) +
+                                        ": missing (this field is required)"),
+              std::string::npos)
+        << parseError(viewless);
+  }
 }
 
 } // namespace

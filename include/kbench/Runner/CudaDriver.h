@@ -42,6 +42,14 @@ public:
   bool sticky;
 };
 
+/// What cuTensorMapEncodeTiled is told about the global tensor and the box,
+/// in the driver's order: innermost axis first.
+struct TensorMapGeometry {
+  std::vector<uint64_t> globalDim;     ///< the view's extents
+  std::vector<uint64_t> globalStrides; ///< bytes, every axis but the innermost
+  std::vector<uint32_t> boxDim;        ///< the box
+};
+
 class CudaDriver {
 public:
   using Module = void *;   ///< CUmodule
@@ -83,17 +91,14 @@ public:
   /// Milliseconds between two completed events.
   float elapsedMs(Event start, Event end);
 
-  /// Encodes into `map128` (128 bytes, 64-byte aligned) the CUtensorMap of a
-  /// dense row-major buffer of `rank` axes at `address`, read in boxes of
-  /// `boxOuterFirst` elements, with no interleave, element strides of 1,
+  /// Encodes into `map128` (128 bytes, 64-byte aligned) the CUtensorMap of
+  /// `geometry` at `address`, with no interleave, element strides of 1,
   /// 256-byte L2 promotion, zeros for out-of-bounds elements and the given
-  /// swizzle span (0, 32, 64 or 128 bytes). Both lists are outermost axis
-  /// first, the manifest's order; the driver's innermost-first order is this
-  /// function's business. False (and the driver's error in `error`) when the
-  /// driver refuses.
-  bool encodeTiledTensorMap(void *map128, DType dtype, int rank, void *address,
-                            const int64_t *extentsOuterFirst, const int64_t *boxOuterFirst,
-                            int swizzleBytes, std::string &error);
+  /// swizzle span (0, 32, 64 or 128 bytes). False (and the driver's error in
+  /// `error`) when the driver refuses.
+  bool encodeTiledTensorMap(void *map128, DType dtype, void *address,
+                            const TensorMapGeometry &geometry, int swizzleBytes,
+                            std::string &error);
 
   void memsetD32(void *pointer, unsigned value, size_t words);
   void copyDeviceToDevice(void *dst, const void *src, size_t bytes);
@@ -112,11 +117,16 @@ private:
 /// True when this runner was built with the driver API header.
 bool haveCudaSupport();
 
-/// The global strides of a tensor map over a dense row-major buffer, as
-/// cuTensorMapEncodeTiled takes them: the byte stride of every axis but the
-/// innermost, innermost first (bf16 [4, 64, 128] -> {256, 16384}).
-std::vector<uint64_t> denseTensorMapStrides(DType dtype,
-                                            const std::vector<int64_t> &extentsOuterFirst);
+/// The geometry of a strided view given outermost axis first, the
+/// manifest's order (docs/bundle.md, "The kernel ABI"): globalDim is `shape`
+/// reversed, globalStrides the element `strides` of every axis but the
+/// innermost, reversed, times the element size, boxDim `box` reversed. A
+/// dense row-major buffer is the view with its extents and row-major
+/// strides: bf16 [4, 64, 128], strides [8192, 128, 1] -> globalStrides
+/// {256, 16384}.
+TensorMapGeometry tensorMapGeometry(DType dtype, const std::vector<int64_t> &shapeOuterFirst,
+                                    const std::vector<int64_t> &stridesOuterFirst,
+                                    const std::vector<int64_t> &boxOuterFirst);
 
 } // namespace kbench::runner
 

@@ -15,6 +15,7 @@
 #ifndef KBENCH_RUNNER_LAUNCHER_H
 #define KBENCH_RUNNER_LAUNCHER_H
 
+#include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/Manifest.h"
 
 #include <memory>
@@ -71,10 +72,11 @@ public:
 
   /// Binds `launches` to buffer addresses (`pointers`, by buffer name) and
   /// rank-0 scalar values (`scalars`, raw bytes), and encodes the tensor
-  /// map of every tma_descriptor argument over its buffer's address (128
-  /// zero bytes where tensorMapCanAddress says TMA cannot address it).
-  /// Throws InputError naming the kernel, param and buffer when the driver
-  /// refuses a tensor map.
+  /// map of every tma_descriptor argument over its buffer's view (128 zero
+  /// bytes where the view has an extent <= 0 or tensorMapCanAddress says
+  /// TMA cannot address it). Throws InputError naming the kernel, param and
+  /// buffer when a view reaches outside its buffer or the driver refuses a
+  /// tensor map.
   LaunchSequence bind(const std::vector<ResolvedLaunch> &launches,
                       const std::map<std::string, void *> &pointers,
                       const std::map<std::string, uint64_t> &scalars) const;
@@ -85,12 +87,14 @@ public:
 protected:
   virtual void *function(size_t kernel) const = 0;
   virtual bool onGpu() const = 0;
-  /// Encodes the CUtensorMap of `map` over `address` into `map128` (128
-  /// bytes, 64-byte aligned); false with the driver's message in `error`
-  /// when it refuses. Only GPU modules encode: the manifest check refuses
-  /// tensor maps in host bundles, so the default is an internal error.
-  virtual bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map, void *address,
-                               void *map128, std::string &error) const;
+  /// Encodes the CUtensorMap of `map`, whose driver-order `geometry` bind()
+  /// has computed and checked, over `address` into `map128` (128 bytes,
+  /// 64-byte aligned); false with the driver's message in `error` when it
+  /// refuses. Only GPU modules encode: the manifest check refuses tensor
+  /// maps in host bundles, so the default is an internal error.
+  virtual bool encodeTensorMap(const ResolvedLaunch::TensorMapSpec &map,
+                               const TensorMapGeometry &geometry, void *address, void *map128,
+                               std::string &error) const;
   const Manifest *manifest = nullptr;
 
 private:
@@ -103,11 +107,10 @@ private:
 
 /// TMA's run-time rule (docs/bundle.md, "The kernel ABI"): a tensor map
 /// needs a 16-byte-aligned global address and global byte strides that are
-/// multiples of 16. A buffer that breaks it (a bf16 [M, 777] matrix) gets
+/// multiples of 16. A view that breaks it (a bf16 [M, 777] matrix) gets
 /// 128 zero bytes instead of a tensor map; the kernel checks the same
 /// condition and then copies without TMA.
-bool tensorMapCanAddress(const void *address, DType dtype,
-                         const std::vector<int64_t> &extentsOuterFirst);
+bool tensorMapCanAddress(const void *address, const TensorMapGeometry &geometry);
 
 } // namespace kbench::runner
 

@@ -30,8 +30,8 @@ using Manifest = bundle::BundleManifest;
 /// Checks that the bundle implements `task`: the task name, every task input
 /// and output present as a buffer of the same dtype and shape (params are
 /// bundle inputs), launch arguments that match the kernel params in kind,
-/// dtype and dims, tma_descriptor params whose box a tensor map can encode
-/// (sm_90a bundles only), and that the binary files for `target` exist;
+/// dtype and dims, tma_descriptor params whose box (and view) a tensor map
+/// can encode (sm_90a bundles only), and that the binary files for `target` exist;
 /// refuses workspaces, which this runner cannot pass yet. Throws InputError
 /// naming the manifest field and the task field.
 void checkManifestAgainstTask(const Manifest &manifest, const Task &task,
@@ -43,11 +43,16 @@ struct ResolvedLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// What a tma_descriptor's CUtensorMap is encoded from (docs/bundle.md);
   /// every list is outermost axis first, the manifest's order.
+  /// The dense case is the view whose shape is the buffer's extents and
+  /// whose strides are its row-major strides, so bind() has one path.
   struct TensorMapSpec {
     DType dtype = DType::F32;
-    std::vector<int64_t> extents; ///< the buffer's extents at this shape
+    std::vector<int64_t> shape;   ///< the view's extents (no view: the buffer's)
+    std::vector<int64_t> strides; ///< the view's strides in elements (no view:
+                                  ///< the dense row-major ones)
     std::vector<int64_t> box;     ///< the param's `dims`, evaluated
     int64_t swizzleBytes = 0;     ///< 0 (none), 32, 64 or 128
+    int64_t bufferElements = 0;   ///< the buffer's element count at this shape
   };
   struct Arg {
     KernelParamSpec::Kind kind;
@@ -65,7 +70,8 @@ struct ResolvedLaunch {
 std::vector<std::string> violatedRequires(const Manifest &manifest, const SymbolValues &dims);
 
 /// Grids and arguments of the launch sequence at `dims`. Throws InputError
-/// when a grid does not evaluate or is out of range for the target.
+/// when a grid, a tensor map's box or view does not evaluate, or a grid is
+/// out of range for the target.
 std::vector<ResolvedLaunch> resolveLaunches(const Manifest &manifest, const SymbolValues &dims);
 
 /// Extents of a buffer at `dims` (throws InputError on a bad expression).

@@ -64,6 +64,8 @@ inline constexpr const char *kParams = "params";
 inline constexpr const char *kKind = "kind";
 inline constexpr const char *kDims = "dims";
 inline constexpr const char *kSwizzle = "swizzle";
+inline constexpr const char *kView = "view";
+inline constexpr const char *kStrides = "strides";
 inline constexpr const char *kGrid = "grid";
 inline constexpr const char *kBlock = "block";
 inline constexpr const char *kDynamicSharedMemory = "dynamic_shared_memory";
@@ -117,6 +119,14 @@ struct KernelParamSpec {
   /// 32, 64 or 128). It is part of the param because the kernel's shared
   /// memory addressing was compiled for it; the runner must encode the same.
   int64_t swizzleBytes = 0;
+  /// tma_descriptor only, optional: the strided view of the buffer the
+  /// tensor map describes instead of the dense buffer, outermost axis first,
+  /// one entry per box axis. View element (i0, .., ir-1) is element
+  /// sum(i_d * viewStrides[d]) of the dense row-major buffer; strides count
+  /// elements of `dtype`, the innermost is 1. Both empty: no view (the map
+  /// covers the dense buffer, box rank == buffer rank).
+  std::vector<ShapeExpr> viewShape;
+  std::vector<ShapeExpr> viewStrides;
 };
 
 /// ptxas -v figures of one kernel (GPU bundles only).
