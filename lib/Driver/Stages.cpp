@@ -88,6 +88,21 @@ static LogicalResult appendTensorMapParams(ModuleOp module,
       param.dims.push_back(ShapeExpr::constant(map.box[i]));
     }
     param.swizzleBytes = map.swizzleBytes;
+    auto parse = [&](const std::vector<std::string> &texts,
+                     std::vector<ShapeExpr> &out) -> LogicalResult {
+      for (const std::string &text : texts) {
+        std::string error;
+        std::optional<ShapeExpr> expr = ShapeExpr::parse(text, error);
+        if (!expr)
+          return module.emitError("the GPU backend's tensor-map view '")
+                 << text << "' is not a shape expression: " << error;
+        out.push_back(*expr);
+      }
+      return success();
+    };
+    if (failed(parse(map.viewShape, param.viewShape)) ||
+        failed(parse(map.viewStrides, param.viewStrides)))
+      return failure();
     kernel.params.push_back(std::move(param));
     for (bundle::LaunchSpec &launch : manifest.launches)
       if (launch.kernel == kernelIndex)

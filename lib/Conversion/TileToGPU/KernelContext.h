@@ -63,18 +63,19 @@ public:
   /// The global memref of every memref argument (keyed by that memref).
   llvm::DenseMap<mlir::Value, GlobalArg> globalArgs;
   /// The tensor-map params of the kernel (TmaRules.h): the generic pointer
-  /// to the by-value CUtensorMap over global memref `memref` with a box of
-  /// `boxRows` rows.
+  /// to the by-value CUtensorMap over global memref `memref` with box `box`
+  /// (a staged-rows view when the box has 5 axes).
   struct TmaDescriptorArg {
     mlir::Value memref;
-    int64_t boxRows;
+    llvm::SmallVector<int64_t> box;
     mlir::Value pointer;
   };
   llvm::SmallVector<TmaDescriptorArg> tmaDescriptors;
-  /// The pointer of the tensor map over `memref` with `boxRows` rows, or null.
-  mlir::Value lookupTmaDescriptor(mlir::Value memref, int64_t boxRows) const {
+  /// The pointer of the tensor map over `memref` with `box`, or null.
+  mlir::Value lookupTmaDescriptor(mlir::Value memref,
+                                  llvm::ArrayRef<int64_t> box) const {
     for (const TmaDescriptorArg &arg : tmaDescriptors)
-      if (arg.memref == memref && arg.boxRows == boxRows)
+      if (arg.memref == memref && llvm::ArrayRef<int64_t>(arg.box) == box)
         return arg.pointer;
     return {};
   }

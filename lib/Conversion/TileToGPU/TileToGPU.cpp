@@ -176,7 +176,8 @@ static void alignSharedBase(OpBuilder &b, KernelContext &context) {
 /// Records the tensor-map params of `func` for the backend and the bundle
 /// writer: `kbench.tma_descriptor_args` (their argument numbers) and
 /// `kbench.tma_descriptors` (per param: the memref param it describes, the
-/// box in the memref's axis order, the swizzle in bytes).
+/// box outermost axis first, the swizzle in bytes and, for a staged-rows
+/// map, the view's shape and strides as shape expressions).
 static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
                                       ArrayRef<tile::KernelParam> abi,
                                       ArrayRef<TmaDescriptorRequest> requests,
@@ -190,11 +191,23 @@ static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
         llvm::find_if(abi, [&](const tile::KernelParam &param) {
           return param.argIndex == static_cast<int>(request.argIndex);
         });
-    descriptors.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("param", b.getStringAttr(memref->name)),
-         b.getNamedAttr("box", b.getDenseI64ArrayAttr(
-                                   {request.boxRows, request.boxCols})),
-         b.getNamedAttr("swizzle", b.getI64IntegerAttr(request.swizzleBytes))}));
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("param", b.getStringAttr(memref->name)),
+        b.getNamedAttr("box", b.getDenseI64ArrayAttr(request.box)),
+        b.getNamedAttr("swizzle", b.getI64IntegerAttr(request.swizzleBytes))};
+    if (request.stagedRowsWarps > 0) {
+      StagedRowsView view = getStagedRowsView(
+          memref->dims[0], memref->dims[1], request.stagedRowsWarps);
+      auto strings = [&](ArrayRef<std::string> texts) {
+        SmallVector<Attribute> attrs;
+        for (const std::string &text : texts)
+          attrs.push_back(b.getStringAttr(text));
+        return b.getArrayAttr(attrs);
+      };
+      fields.push_back(b.getNamedAttr("view_shape", strings(view.shape)));
+      fields.push_back(b.getNamedAttr("view_strides", strings(view.strides)));
+    }
+    descriptors.push_back(b.getDictionaryAttr(fields));
   }
   func->setAttr(kTmaDescriptorArgsAttrName,
                 b.getDenseI64ArrayAttr(argNumbers));
@@ -311,7 +324,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
       return replacement.first.getArgNumber() == request.argIndex;
     });
     context.tmaDescriptors.push_back(
-        {it->second, request.boxRows,
+        {it->second, request.box,
          entry.getArgument(firstTmaArg + static_cast<unsigned>(i))});
   }
   context.emitPrologue(b);

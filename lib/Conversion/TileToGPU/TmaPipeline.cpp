@@ -95,6 +95,9 @@ struct TmaLoopEmitter {
     b.setInsertionPoint(op.thenBlock()->getTerminator());
     return op;
   }
+  Value true_() {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  }
   Value isZero(Value v) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
                                  index(0));
@@ -135,9 +138,11 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                                      rewriter.getRemappedValue(loadB.getView()));
   if (failed(viewB))
     return failure();
-  Value mapA = ctx.lookupTmaDescriptor(viewA->memref, kTmaRowsPerABox);
-  Value mapB = ctx.lookupTmaDescriptor(viewB->memref, p->n);
-  if (!mapA || !mapB)
+  TmaOperandBoxes boxes = getTmaOperandBoxes(mma, ctx.numWarps);
+  Value mapA = ctx.lookupTmaDescriptor(viewA->memref, boxes.aRows);
+  Value mapAStaged = ctx.lookupTmaDescriptor(viewA->memref, boxes.aStaged);
+  Value mapB = ctx.lookupTmaDescriptor(viewB->memref, boxes.b);
+  if (!mapA || !mapAStaged || !mapB)
     return op.emitOpError("internal: tile-to-gpu made no tensor-map param "
                           "for the operands of this TMA K loop");
 
@@ -145,7 +150,8 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   auto c = [&](int64_t v) { return e.index(v); };
   int64_t bytesPerElement = elementBytes(p->operandType);
   int64_t sizeA = p->m * p->k, sizeB = p->n * p->k;
-  int64_t stepBytes = (sizeA + sizeB) * bytesPerElement;
+  // Bytes of one 8-row box of A.
+  int64_t groupBytes = kTmaRowsPerABox * p->k * bytesPerElement;
   int64_t threads = 32 * ctx.numWarps;
   int64_t warpgroups = ctx.numWarps / 4;
   Value bufA =
@@ -244,31 +250,59 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
       Value fullBarrier = full(stage);
+      // A tile that reaches past M is copied in 8-row boxes, of which those
+      // that start past M are skipped (their rows only reach accumulator
+      // rows that are never stored); the step then expects fewer bytes.
+      Value rowsLeft = arith::SubIOp::create(b, loc, viewA->dims[0], rowA);
+      Value fullTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             rowsLeft, c(p->m));
+      Value groups = arith::MinUIOp::create(
+          b, loc, c(p->m / kTmaRowsPerABox),
+          arith::CeilDivUIOp::create(b, loc, rowsLeft, c(kTmaRowsPerABox)));
+      Value bytes = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, groups, c(groupBytes)),
+          c(sizeB * bytesPerElement));
       NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), fullBarrier, e.i32(stepBytes),
-          NVVM::MemScopeKind::CTA, /*relaxed=*/false, isThread0);
-      auto copy = [&](Value map, Value buffer, Value element, Value row,
-                      Value column) {
+          b, loc, Type(), fullBarrier, e.i32(bytes), NVVM::MemScopeKind::CTA,
+          /*relaxed=*/false, isThread0);
+      auto copy = [&](Value map, Value buffer, Value element,
+                      ValueRange coordinates, Value predicate) {
         Value shared = e.sharedPointer(buffer, element, bytesPerElement);
         Value cluster = LLVM::AddrSpaceCastOp::create(
             b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), shared);
-        // Coordinates innermost first: (column, row).
+        SmallVector<Value> i32s;
+        for (Value coordinate : coordinates)
+          i32s.push_back(e.i32(coordinate));
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, loc, cluster, map, ValueRange{e.i32(column), e.i32(row)},
-            fullBarrier, ValueRange{}, Value(), Value(),
-            NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, isThread0);
+            b, loc, cluster, map, i32s, fullBarrier, ValueRange{}, Value(),
+            Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr,
+            predicate);
       };
-      // A: one box per 8-row group, at the rows wgmmaStagedRow gives it.
+      // A full tile: one box of the staged-rows view per warpgroup, its rows
+      // already in wgmmaStagedRow order. Coordinates innermost first.
+      Value fullCopy = arith::AndIOp::create(b, loc, isThread0, fullTile);
+      Value rowBlock = arith::DivUIOp::create(b, loc, rowA, c(16 * p->numWarps));
+      for (int64_t wg = 0; wg < warpgroups; ++wg)
+        copy(mapAStaged, bufA,
+             arith::AddIOp::create(b, loc, stageA,
+                                   c(wg * (p->m / warpgroups) * p->k)),
+             ValueRange{col, c(0), c(0), c(4 * wg), rowBlock}, fullCopy);
+      // Else one box per 8-row group that starts below M, at the rows
+      // wgmmaStagedRow gives it.
+      Value partialCopy = arith::AndIOp::create(
+          b, loc, isThread0, arith::XOrIOp::create(b, loc, fullTile, e.true_()));
       for (int64_t group = 0; group < p->m / kTmaRowsPerABox; ++group) {
         int64_t staged =
             wgmmaStagedRow(group * kTmaRowsPerABox, p->m, p->numWarps);
+        Value belowM = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             c(group), groups);
         copy(mapA, bufA,
              arith::AddIOp::create(b, loc, stageA, c(staged * p->k)),
-             arith::AddIOp::create(b, loc, rowA,
-                                   c(group * kTmaRowsPerABox)),
-             col);
+             ValueRange{col, arith::AddIOp::create(
+                                 b, loc, rowA, c(group * kTmaRowsPerABox))},
+             arith::AndIOp::create(b, loc, partialCopy, belowM));
       }
-      copy(mapB, bufB, stageB, rowB, colB);
+      copy(mapB, bufB, stageB, ValueRange{colB, rowB}, isThread0);
     }
     {
       // Every thread copies with element loads.

@@ -111,15 +111,42 @@ kbench::gpu_lowering::whyNotTmaCopies(scf::ForOp loop, int64_t numWarps,
   return std::nullopt;
 }
 
-std::array<TmaDescriptorRequest, 2>
-kbench::gpu_lowering::getTmaOperandRequests(tile::MmaOp mma) {
-  Type element = mma.getA().getType().getElementType();
+TmaOperandBoxes kbench::gpu_lowering::getTmaOperandBoxes(tile::MmaOp mma,
+                                                         int64_t numWarps) {
+  int64_t m = mma.getA().getType().getDimSize(0);
   int64_t k = mma.getA().getType().getDimSize(1);
   int64_t n = mma.getB().getType().getDimSize(0);
-  return {TmaDescriptorRequest{getOperandSource(mma.getA()).getArgNumber(),
-                               element, kTmaRowsPerABox, k},
-          TmaDescriptorRequest{getOperandSource(mma.getB()).getArgNumber(),
-                               element, n, k}};
+  // BM = 16 W T: T rows of 16 W in a full tile.
+  int64_t rowBlocks = m / (16 * numWarps);
+  return {{kTmaRowsPerABox, k}, {rowBlocks, 4, 2, 8, k}, {n, k}};
+}
+
+TmaOperandRequests
+kbench::gpu_lowering::getTmaOperandRequests(tile::MmaOp mma,
+                                            int64_t numWarps) {
+  Type element = mma.getA().getType().getElementType();
+  unsigned a = getOperandSource(mma.getA()).getArgNumber();
+  unsigned b = getOperandSource(mma.getB()).getArgNumber();
+  TmaOperandBoxes boxes = getTmaOperandBoxes(mma, numWarps);
+  return {TmaDescriptorRequest{a, element, boxes.aRows},
+          TmaDescriptorRequest{a, element, boxes.aStaged, numWarps},
+          TmaDescriptorRequest{b, element, boxes.b}};
+}
+
+StagedRowsView kbench::gpu_lowering::getStagedRowsView(StringRef rows,
+                                                       StringRef cols,
+                                                       int64_t numWarps) {
+  std::string c = cols.str();
+  auto times = [&](int64_t factor) {
+    return std::to_string(factor) + " * " + c;
+  };
+  StagedRowsView view;
+  view.shape = {"floordiv(" + rows.str() + ", " +
+                    std::to_string(16 * numWarps) + ")",
+                std::to_string(numWarps), "2", "8", c};
+  view.strides = {times(16 * numWarps), times(8), times(8 * numWarps), c,
+                  "1"};
+  return view;
 }
 
 SmallVector<TmaDescriptorRequest>
@@ -130,8 +157,10 @@ kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
     if (getOperandCopies(loop) != OperandCopies::Tma ||
         whyNotTmaCopies(loop, numWarps, getPipelineStages(loop)))
       return;
+    TmaOperandRequests operands =
+        getTmaOperandRequests(getMmaLoopMma(loop), numWarps);
     for (const TmaDescriptorRequest &request :
-         getTmaOperandRequests(getMmaLoopMma(loop)))
+         {operands.aRows, operands.aStaged, operands.b})
       if (!llvm::is_contained(requests, request))
         requests.push_back(request);
   });

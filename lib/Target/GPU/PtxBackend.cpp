@@ -176,6 +176,13 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
         ArrayRef<int64_t> box = cast<DenseI64ArrayAttr>(map.get("box"));
         param.box.assign(box.begin(), box.end());
         param.swizzleBytes = cast<IntegerAttr>(map.get("swizzle")).getInt();
+        auto strings = [](Attribute attr, std::vector<std::string> &out) {
+          if (auto array = dyn_cast_or_null<ArrayAttr>(attr))
+            for (auto text : array.getAsRange<StringAttr>())
+              out.push_back(text.getValue().str());
+        };
+        strings(map.get("view_shape"), param.viewShape);
+        strings(map.get("view_strides"), param.viewStrides);
         info.tensorMaps.push_back(std::move(param));
       }
     result.kernels.push_back(info);

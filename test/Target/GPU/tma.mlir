@@ -6,29 +6,34 @@
 // RUN: kbench-opt %s --tile-to-gpu | FileCheck %s --check-prefix=GPU
 
 // A 128x128x64 bf16 tile on one warpgroup, impl = wgmma, 4 stages copied
-// with TMA (tile.operand_copies = "tma"): the tensor maps are byval
-// grid-constant params (.param .align 64 .b8 [128]); thread 0 issues, in
-// predicated instructions, one arrive.expect_tx of the step's 32768 bytes
-// and 17 cp.async.bulk.tensor copies (16 boxes of 8 rows of A, one of 128
-// rows of B); every thread waits on the step's full mbarrier; each
+// with TMA (tile.operand_copies = "tma"): the three tensor maps (A in 8-row
+// boxes, A's staged-rows view, B) are byval grid-constant params (.param
+// .align 64 .b8 [128]); thread 0 issues, in predicated instructions, one
+// arrive.expect_tx of the step's bytes (counted at run time: a tile that
+// reaches past M skips the 8-row boxes past M) and the copies: for a full
+// tile one 5-D box of A's staged-rows view, else up to 16 8-row boxes, and
+// one 2-D box of 128 rows of B; every thread waits on the step's full
+// mbarrier; each
 // warpgroup's first thread releases the previous step's stage with an
 // arrive of no transactions. Where K % 8 != 0 the loop copies with element
 // loads and every thread arrives (the mbarrier.arrive without predicate).
 // ptxas accepts it without spills and without serializing the wgmma
 // instructions (a compile error in kbench).
 
-// GPU: gpu.func @matmul_bf16(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) kernel
-// GPU-SAME: kbench.tma_descriptor_args = array<i64: 6, 7>
-// GPU-SAME: kbench.tma_descriptors = [{box = array<i64: 8, 64>, param = "X", swizzle = 128 : i64}, {box = array<i64: 128, 64>, param = "W", swizzle = 128 : i64}]
+// GPU: gpu.func @matmul_bf16(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) kernel
+// GPU-SAME: kbench.tma_descriptor_args = array<i64: 6, 7, 8>
+// GPU-SAME: kbench.tma_descriptors = [{box = array<i64: 8, 64>, param = "X", swizzle = 128 : i64}, {box = array<i64: 2, 4, 2, 8, 64>, param = "X", swizzle = 128 : i64, view_shape = ["floordiv(M, 64)", "4", "2", "8", "K"], view_strides = ["64 * K", "8 * K", "32 * K", "K", "1"]}, {box = array<i64: 128, 64>, param = "W", swizzle = 128 : i64}]
 
 // CHECK: .visible .entry matmul_bf16(
 // CHECK: .param .align 64 .b8 matmul_bf16_param_6[128],
-// CHECK-NEXT: .param .align 64 .b8 matmul_bf16_param_7[128]
-// CHECK: mov.b64 %rd{{[0-9]+}}, matmul_bf16_param_7;
+// CHECK-NEXT: .param .align 64 .b8 matmul_bf16_param_7[128],
+// CHECK-NEXT: .param .align 64 .b8 matmul_bf16_param_8[128]
+// CHECK: mov.b64 %rd{{[0-9]+}}, matmul_bf16_param_8;
 // CHECK-NEXT: cvta.param.u64
 // CHECK: mbarrier.init.shared.b64
 // CHECK: fence.mbarrier_init.release.cluster;
-// CHECK: @%p{{[0-9]+}} mbarrier.arrive.expect_tx.shared.b64 _, [%r{{[0-9]+}}], 32768;
+// CHECK: @%p{{[0-9]+}} mbarrier.arrive.expect_tx.shared.b64 _, [%r{{[0-9]+}}], %r{{[0-9]+}};
+// CHECK: @%p{{[0-9]+}} cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {0,0,0,0,%r{{[0-9]+}}} ]
 // CHECK-COUNT-17: @%p{{[0-9]+}} cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16

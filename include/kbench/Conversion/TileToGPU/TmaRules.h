@@ -33,7 +33,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,20 +76,37 @@ std::optional<std::string> whyNotTmaPipeline(mlir::scf::ForOp loop,
 std::optional<std::string> whyNotTmaCopies(mlir::scf::ForOp loop,
                                            int64_t numWarps, int64_t stages);
 
-/// One tensor map a kernel takes: over kernel argument `argIndex` (a rank-2
-/// memref of `elementType`), with a box of `boxRows` x `boxCols` elements
-/// and the 128-byte swizzle.
+/// One tensor map a kernel takes, over kernel argument `argIndex` (a rank-2
+/// memref of `elementType`) with box `box` (outermost axis first) and the
+/// 128-byte swizzle. With `stagedRowsWarps` = W > 0 the map is over the 5-D
+/// view of the memref [R, C] whose box lands A's rows in wgmmaStagedRow
+/// order for one warpgroup (getStagedRowsView); else over the memref.
 struct TmaDescriptorRequest {
   unsigned argIndex;
   mlir::Type elementType;
-  int64_t boxRows, boxCols;
+  llvm::SmallVector<int64_t> box;
+  int64_t stagedRowsWarps = 0;
   int64_t swizzleBytes = 128;
 
   bool operator==(const TmaDescriptorRequest &other) const {
-    return argIndex == other.argIndex && boxRows == other.boxRows &&
-           boxCols == other.boxCols && swizzleBytes == other.swizzleBytes;
+    return argIndex == other.argIndex && box == other.box &&
+           stagedRowsWarps == other.stagedRowsWarps &&
+           swizzleBytes == other.swizzleBytes;
   }
 };
+
+/// The view of a row-major [rows, cols] memref that a staged-rows map reads
+/// (outermost axis first, strides in elements, as shape expressions over
+/// the dim names `rows` and `cols`): with W = `numWarps`, axes (rh, w, rl,
+/// g, k) of extents (floordiv(rows, 16 W), W, 2, 8, cols) address row
+/// 16 W rh + 8 W rl + 8 w + g. A box (T, 4, 2, 8, 64) at (T mIdx, 4 wg, 0,
+/// 0, k) copies warpgroup wg's rows of a full BM = 16 W T row tile in the
+/// order (rh, w % 4, rl, g), which is wgmmaStagedRow's.
+struct StagedRowsView {
+  llvm::SmallVector<std::string> shape, strides;
+};
+StagedRowsView getStagedRowsView(llvm::StringRef rows, llvm::StringRef cols,
+                                 int64_t numWarps);
 
 /// The tensor maps the TMA K loops of `kernel` read, without duplicates, in
 /// the order of first use. A loop the rules refuse contributes none (the
@@ -98,8 +114,21 @@ struct TmaDescriptorRequest {
 llvm::SmallVector<TmaDescriptorRequest>
 collectTmaDescriptors(tile::KernelOp kernel, int64_t numWarps);
 
-/// The requests of the A and B operands of the TMA K loop around `mma`.
-std::array<TmaDescriptorRequest, 2> getTmaOperandRequests(tile::MmaOp mma);
+/// The boxes (outermost axis first) of the maps of the TMA K loop around
+/// `mma` with `numWarps` warps.
+struct TmaOperandBoxes {
+  llvm::SmallVector<int64_t> aRows, aStaged, b;
+};
+TmaOperandBoxes getTmaOperandBoxes(tile::MmaOp mma, int64_t numWarps);
+
+/// The maps of the TMA K loop around `mma` with `numWarps` warps: A in
+/// 8-row boxes (tiles that reach past M), A's staged-rows view (full tiles),
+/// B in one box. Needs the operands' kernel arguments (before tile-to-gpu
+/// moves the body).
+struct TmaOperandRequests {
+  TmaDescriptorRequest aRows, aStaged, b;
+};
+TmaOperandRequests getTmaOperandRequests(tile::MmaOp mma, int64_t numWarps);
 
 } // namespace kbench::gpu_lowering
 

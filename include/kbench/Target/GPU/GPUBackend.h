@@ -39,12 +39,16 @@ struct GpuCompileOptions {
 std::optional<std::string> findCudaToolkit();
 
 /// A trailing tensor-map param of a kernel with TMA K loops: a CUtensorMap
-/// over the buffer passed for memref param `memrefParam`, with box `box`
-/// (the memref's axis order) and a swizzle of `swizzleBytes`.
+/// over the buffer passed for memref param `memrefParam` (or a view of it),
+/// with box `box` (outermost axis first) and a swizzle of `swizzleBytes`.
 struct GpuTensorMapParam {
   std::string memrefParam;
   std::vector<int64_t> box;
   int64_t swizzleBytes = 0;
+  /// A map over a strided view of the buffer: the view's extents and
+  /// element strides (outermost axis first) as shape expressions over the
+  /// task's dims; empty for a map over the dense buffer.
+  std::vector<std::string> viewShape, viewStrides;
 };
 
 /// Launch facts of one lowered kernel.
