@@ -1,0 +1,34 @@
+// TMA schedule of matmul_bf16: the default's 128x128x64 tile on one
+// warpgroup with impl = wgmma and 3 pipeline stages, but the operands are
+// copied with TMA (transform.tile.operand_copies tma): warp 0 issues one
+// cp.async.bulk.tensor per operand tile and step (A through a 5-D view that
+// lands its rows in wgmma's staged order) and mbarriers pace the copies
+// against the wgmma groups, with no CTA barrier in the K loop. Tensor maps
+// are kernel params the runner encodes (docs/bundle.md). On the H200 machine
+// (2026-12-02, docs/results.md) it took 222 us at 4096^3 against 301 us for
+// the default (cuBLAS bf16: 234 us with an f32 result, 176 us with a bf16
+// result) and 104 us at 3000x1000x777 (K % 8 != 0: the element-load
+// fallback) against 105 us, but 96 us against 52 us at M = 16, so it is not
+// the default.
+//
+//   kbench compile tasks/matmul_bf16 --schedule tasks/matmul_bf16/schedules/tma.mlir -o OUT
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BM = 128, BN = 128, BK = 64} : !transform.any_op
+    transform.tile.mma_impl %k wgmma : !transform.any_op
+    // Three stages, filled by TMA: the copies of step k + 2 are issued once
+    // step k - 1's wgmma group is done.
+    transform.tile.pipeline %k stages 3 : !transform.any_op
+    transform.tile.operand_copies %k tma : !transform.any_op
+    transform.tile.raster %k group_m 8 : !transform.any_op
+    // 4 elements per access: 16-byte stores of the f32 result. Row
+    // alignment is checked at run time.
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}
