@@ -195,7 +195,8 @@ static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
         b.getNamedAttr("param", b.getStringAttr(memref->name)),
         b.getNamedAttr("box", b.getDenseI64ArrayAttr(request.box)),
         b.getNamedAttr("swizzle", b.getI64IntegerAttr(request.swizzleBytes))};
-    if (request.stagedRowsWarps > 0) {
+    // A memref without one dim name per axis fails the ABI check below.
+    if (request.stagedRowsWarps > 0 && memref->dims.size() == 2) {
       StagedRowsView view = getStagedRowsView(
           memref->dims[0], memref->dims[1], request.stagedRowsWarps);
       auto strings = [&](ArrayRef<std::string> texts) {
