@@ -13,10 +13,12 @@
 // trailing `tma_descriptor` kernel params (docs/bundle.md):
 //
 //   - B (NxK, transpose_b): one box of BN rows x 64 elements;
-//   - A (MxK): boxes of 8 rows x 64 elements, one per 8-row group, each
-//     written to the rows wgmmaStagedRow puts that group at (a box lands in
-//     one 1024-byte swizzle repeat, so the hardware's 128-byte swizzle is
-//     the staging swizzle).
+//   - A (MxK), a full tile: one box per warpgroup of the staged-rows view
+//     (getStagedRowsView), whose box lands the rows in wgmmaStagedRow order;
+//   - A, a tile that reaches past M: boxes of 8 rows x 64 elements, one per
+//     8-row group below M, each written to the rows wgmmaStagedRow puts
+//     that group at (a box lands in one 1024-byte swizzle repeat, so the
+//     hardware's 128-byte swizzle is the staging swizzle).
 //
 // Out-of-bounds rows and columns of a box read as zero, which is what the
 // operands' pad(zero) views ask for. TMA needs 16-byte aligned rows: where
