@@ -251,6 +251,31 @@ void kbench::gpu_lowering::emitSynchronousTileCopy(
       buffer, ValueRange{dst});
 }
 
+FailureOr<TensorCoreLoop>
+kbench::gpu_lowering::planTensorCoreLoop(KernelContext &ctx, scf::ForOp loop,
+                                         ConversionPatternRewriter &rewriter) {
+  TensorCoreLoop result;
+  result.stages = getPipelineStages(loop);
+  result.mma = getMmaLoopMma(loop);
+  result.loadA = result.mma.getA().getDefiningOp<tile::LoadOp>();
+  result.loadB = result.mma.getB().getDefiningOp<tile::LoadOp>();
+  FailureOr<TensorCorePlan> plan =
+      planTensorCoreMma(result.mma, ctx.numWarps, result.stages);
+  if (failed(plan))
+    return failure();
+  result.plan = *plan;
+  for (auto [load, view] : {std::pair{result.loadA, &result.viewA},
+                            std::pair{result.loadB, &result.viewB}}) {
+    FailureOr<View> lowered =
+        lookupView(ctx, load, load.getView(),
+                   rewriter.getRemappedValue(load.getView()));
+    if (failed(lowered))
+      return failure();
+    *view = *lowered;
+  }
+  return result;
+}
+
 /// The tensor-core tile.mma of `loop` if the loop asks for a cp.async pipeline
 /// the rules accept, else null.
 static tile::MmaOp getAsyncPipelinedMma(scf::ForOp loop, int64_t numWarps) {
@@ -283,21 +308,13 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                             ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
   Location loc = op.getLoc();
-  int64_t stages = getPipelineStages(op);
-  tile::MmaOp mma = getMmaLoopMma(op);
-  auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
-  auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
-  FailureOr<TensorCorePlan> p = planTensorCoreMma(mma, ctx.numWarps, stages);
-  if (failed(p))
+  FailureOr<TensorCoreLoop> plan = planTensorCoreLoop(ctx, op, rewriter);
+  if (failed(plan))
     return failure();
-  FailureOr<View> viewA = lookupView(ctx, loadA, loadA.getView(),
-                                     rewriter.getRemappedValue(loadA.getView()));
-  if (failed(viewA))
-    return failure();
-  FailureOr<View> viewB = lookupView(ctx, loadB, loadB.getView(),
-                                     rewriter.getRemappedValue(loadB.getView()));
-  if (failed(viewB))
-    return failure();
+  int64_t stages = plan->stages;
+  tile::LoadOp loadA = plan->loadA, loadB = plan->loadB;
+  const TensorCorePlan *p = &plan->plan;
+  const View *viewA = &plan->viewA, *viewB = &plan->viewB;
   int64_t sizeA = p->m * p->k, sizeB = p->n * p->k;
   Value bufA =
       ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());

@@ -22,6 +22,8 @@
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace kbench::gpu_lowering {
 
 /// Static facts about one tile.mma lowered on tensor cores.
@@ -120,6 +122,21 @@ void emitSynchronousTileCopy(KernelContext &ctx, mlir::OpBuilder &b,
                              int64_t rows, mlir::Value inRange,
                              mlir::Value buffer, mlir::Value stageBase,
                              bool isA);
+
+/// What both pipelined tensor-core K loops start from: the loop's mma, its
+/// operand loads, their lowered views and the plan at the loop's depth.
+struct TensorCoreLoop {
+  tile::MmaOp mma;
+  tile::LoadOp loadA, loadB;
+  View viewA, viewB;
+  TensorCorePlan plan;
+  int64_t stages;
+};
+/// The TensorCoreLoop of `loop` (getMmaLoopMma holds), or failure with an
+/// error on the op at fault.
+mlir::FailureOr<TensorCoreLoop>
+planTensorCoreLoop(KernelContext &ctx, mlir::scf::ForOp loop,
+                   mlir::ConversionPatternRewriter &rewriter);
 
 /// The TMA-copied wgmma K loop (TmaPipeline.cpp); outranks the cp.async one.
 void populateTmaPipelinePatterns(const TileTypeConverter &converter,

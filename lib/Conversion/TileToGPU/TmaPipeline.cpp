@@ -127,20 +127,13 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   if (std::optional<std::string> why =
           whyNotTmaPipeline(op, ctx.numWarps, stages))
     return op.emitOpError() << *why;
-  tile::MmaOp mma = getMmaLoopMma(op);
-  auto loadA = mma.getA().getDefiningOp<tile::LoadOp>();
-  auto loadB = mma.getB().getDefiningOp<tile::LoadOp>();
-  FailureOr<TensorCorePlan> p = planTensorCoreMma(mma, ctx.numWarps, stages);
-  if (failed(p))
+  FailureOr<TensorCoreLoop> plan = planTensorCoreLoop(ctx, op, rewriter);
+  if (failed(plan))
     return failure();
-  FailureOr<View> viewA = lookupView(ctx, loadA, loadA.getView(),
-                                     rewriter.getRemappedValue(loadA.getView()));
-  if (failed(viewA))
-    return failure();
-  FailureOr<View> viewB = lookupView(ctx, loadB, loadB.getView(),
-                                     rewriter.getRemappedValue(loadB.getView()));
-  if (failed(viewB))
-    return failure();
+  tile::MmaOp mma = plan->mma;
+  tile::LoadOp loadA = plan->loadA, loadB = plan->loadB;
+  const TensorCorePlan *p = &plan->plan;
+  const View *viewA = &plan->viewA, *viewB = &plan->viewB;
   TmaOperandBoxes boxes = getTmaOperandBoxes(mma, ctx.numWarps);
   Value mapA = ctx.lookupTmaDescriptor(viewA->memref, boxes.aRows);
   Value mapAStaged = ctx.lookupTmaDescriptor(viewA->memref, boxes.aStaged);

@@ -374,6 +374,58 @@ KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 
 #undef KBENCH_KNOB_OP
 
+/// The K loops `target` names, by kernel, for the ops that edit K loops
+/// (pipeline, operand_copies): an scf.for target is itself, a tile.kernel
+/// target stands for its loops that `isKLoop` accepts (`kLoopKind` says
+/// which in the message when it has none).
+using KLoopsByKernel = llvm::MapVector<Operation *, SmallVector<scf::ForOp>>;
+static DiagnosedSilenceableFailure
+collectKLoops(Operation *op, Value target,
+              mlir::transform::TransformState &state,
+              llvm::function_ref<bool(scf::ForOp)> isKLoop,
+              StringRef kLoopKind, SmallVectorImpl<KernelOp> &kernels,
+              KLoopsByKernel &loops) {
+  for (Operation *payload : state.getPayloadOps(target)) {
+    auto kernel = dyn_cast<KernelOp>(payload);
+    if (!kernel && isa<scf::ForOp>(payload))
+      kernel = payload->getParentOfType<KernelOp>();
+    if (!kernel) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(op->getLoc())
+          << op->getName() << ": target " << payload->getName()
+          << " is neither a tile.kernel nor an scf.for inside one; match the "
+             "K loop with transform.structured.match ops{[\"scf.for\"]} in "
+             "%kernel";
+      diag.attachNote(payload->getLoc()) << "target payload op";
+      return diag;
+    }
+    if (!llvm::is_contained(kernels, kernel))
+      kernels.push_back(kernel);
+    if (payload != kernel) {
+      loops[kernel].push_back(cast<scf::ForOp>(payload));
+      continue;
+    }
+    kernel.walk([&](scf::ForOp loop) {
+      if (isKLoop(loop))
+        loops[kernel].push_back(loop);
+    });
+    if (loops[kernel].empty()) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableFailure(op->getLoc())
+          << op->getName() << ": @" << kernel.getSymName() << " has no "
+          << kLoopKind << "; drop the op for this kernel";
+      diag.attachNote(kernel.getLoc()) << "this kernel";
+      return diag;
+    }
+  }
+  if (kernels.empty())
+    return emitSilenceableFailure(op->getLoc())
+           << op->getName()
+           << ": the target handle is empty, so the schedule matched no K "
+              "loop; check the match (ops{[\"scf.for\"]} in a tile.kernel)";
+  return DiagnosedSilenceableFailure::success();
+}
+
 //===----------------------------------------------------------------------===//
 // PipelineOp
 //===----------------------------------------------------------------------===//
@@ -399,61 +451,27 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
     if (!resolved.succeeded())
       return resolved;
   }
-  // The target loops, by kernel; a kernel target stands for its K loops.
   SmallVector<KernelOp> kernels;
-  llvm::MapVector<Operation *, SmallVector<Operation *>> loops;
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto kernel = dyn_cast<KernelOp>(payload);
-    if (!kernel && isa<scf::ForOp>(payload))
-      kernel = payload->getParentOfType<KernelOp>();
-    if (!kernel) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableFailure(getLoc())
-          << getOperationName() << ": target " << payload->getName()
-          << " is neither a tile.kernel nor an scf.for inside one; match the "
-             "K loop with transform.structured.match ops{[\"scf.for\"]} in "
-             "%kernel";
-      diag.attachNote(payload->getLoc()) << "target payload op";
-      return diag;
-    }
-    if (!llvm::is_contained(kernels, kernel))
-      kernels.push_back(kernel);
-    if (payload != kernel) {
-      loops[kernel].push_back(payload);
-      continue;
-    }
-    kernel.walk([&](scf::ForOp loop) {
-      if (isPipelineTarget(loop))
-        loops[kernel].push_back(loop);
-    });
-    if (loops[kernel].empty()) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableFailure(getLoc())
-          << getOperationName() << ": @" << kernel.getSymName()
-          << " has no K loop tile-to-gpu can pipeline (an scf.for whose body "
-             "only loads the two operands of one simt tile.mma accumulating "
-             "into its single iter_arg); drop the op for this kernel";
-      diag.attachNote(kernel.getLoc()) << "this kernel";
-      return diag;
-    }
-  }
-  if (kernels.empty())
-    return emitSilenceableFailure(getLoc())
-           << getOperationName()
-           << ": the target handle is empty, so the schedule matched no K "
-              "loop; check the match (ops{[\"scf.for\"]} in a tile.kernel)";
+  KLoopsByKernel loops;
+  DiagnosedSilenceableFailure found = collectKLoops(
+      *this, getTarget(), state, isPipelineTarget,
+      "K loop tile-to-gpu can pipeline (an scf.for whose body only loads the "
+      "two operands of one simt tile.mma accumulating into its single "
+      "iter_arg)",
+      kernels, loops);
+  if (!found.succeeded())
+    return found;
 
   Type i64 = IntegerType::get(getContext(), 64);
   std::string what = (attrName + " = " + Twine(stages)).str();
   return editKernels(
       *this, kernels,
       [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
-        for (Operation *loop : loops[kernel]) {
-          auto forOp = cast<scf::ForOp>(loop);
+        for (scf::ForOp loop : loops[kernel]) {
           if (auto failure = checkPipelineStages(
-                  forOp, stages, getKernelConfig(kernel).numWarps))
+                  loop, stages, getKernelConfig(kernel).numWarps))
             return failure;
-          if (auto failure = checkPipelinableLoop(forOp, what))
+          if (auto failure = checkPipelinableLoop(loop, what))
             return failure;
           edits.setAttr(loop, StringAttr::get(getContext(), attrName),
                         IntegerAttr::get(i64, stages));
@@ -483,49 +501,16 @@ OperandCopiesOp::apply(mlir::transform::TransformRewriter &,
                        mlir::transform::TransformResults &,
                        mlir::transform::TransformState &state) {
   StringRef attrName = gpu_lowering::kOperandCopiesAttrName;
-  // The target loops, by kernel; a kernel target stands for its K loops.
   SmallVector<KernelOp> kernels;
-  llvm::MapVector<Operation *, SmallVector<scf::ForOp>> loops;
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto kernel = dyn_cast<KernelOp>(payload);
-    if (!kernel && isa<scf::ForOp>(payload))
-      kernel = payload->getParentOfType<KernelOp>();
-    if (!kernel) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableFailure(getLoc())
-          << getOperationName() << ": target " << payload->getName()
-          << " is neither a tile.kernel nor an scf.for inside one; match the "
-             "K loop with transform.structured.match ops{[\"scf.for\"]} in "
-             "%kernel";
-      diag.attachNote(payload->getLoc()) << "target payload op";
-      return diag;
-    }
-    if (!llvm::is_contained(kernels, kernel))
-      kernels.push_back(kernel);
-    if (payload != kernel) {
-      loops[kernel].push_back(cast<scf::ForOp>(payload));
-      continue;
-    }
-    kernel.walk([&](scf::ForOp loop) {
-      if (gpu_lowering::getMmaLoopMma(loop))
-        loops[kernel].push_back(loop);
-    });
-    if (loops[kernel].empty()) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableFailure(getLoc())
-          << getOperationName() << ": @" << kernel.getSymName()
-          << " has no K loop (an scf.for whose body only loads the two "
-             "operands of one tile.mma accumulating into its single "
-             "iter_arg); drop the op for this kernel";
-      diag.attachNote(kernel.getLoc()) << "this kernel";
-      return diag;
-    }
-  }
-  if (kernels.empty())
-    return emitSilenceableFailure(getLoc())
-           << getOperationName()
-           << ": the target handle is empty, so the schedule matched no K "
-              "loop; check the match (ops{[\"scf.for\"]} in a tile.kernel)";
+  KLoopsByKernel loops;
+  DiagnosedSilenceableFailure found = collectKLoops(
+      *this, getTarget(), state,
+      [](scf::ForOp loop) { return bool(gpu_lowering::getMmaLoopMma(loop)); },
+      "K loop (an scf.for whose body only loads the two operands of one "
+      "tile.mma accumulating into its single iter_arg)",
+      kernels, loops);
+  if (!found.succeeded())
+    return found;
 
   return editKernels(
       *this, kernels,
