@@ -26,7 +26,11 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder (kernel.mlir, task.json, schedules/)");
   cl.addString("output", &options.outputDir, "DIR", "bundle folder to write (required)", "o");
   cl.addString("schedule", &options.schedulePath, "FILE",
-               "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
+               "transform script (default: TASK_DIR/schedules/dispatch.json when it\n"
+               "exists, else TASK_DIR/schedules/default.mlir; 'none' for none)");
+  cl.addString("dispatch", &options.dispatchPath, "FILE",
+               "dispatch file: one variant per schedule, chosen by shape at launch\n"
+               "(docs/schedules.md, \"Dispatch by shape\"); excludes --schedule");
   cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
   cl.addString("target", &options.target, "TARGET", "sm_90a (default) or host");
   cl.addFlag("no-verify", &noVerify, "skip tile-verify; the manifest records verification: skipped");
@@ -83,7 +87,11 @@ int runVerifyCommand(llvm::ArrayRef<const char *> args) {
                  "tile-verify. Exits 0 only when every check is proved.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
   cl.addString("schedule", &options.schedulePath, "FILE",
-               "transform script (default: TASK_DIR/schedules/default.mlir; 'none' for none)");
+               "transform script (default: TASK_DIR/schedules/dispatch.json when it\n"
+               "exists, else TASK_DIR/schedules/default.mlir; 'none' for none)");
+  cl.addString("dispatch", &options.dispatchPath, "FILE",
+               "dispatch file: every variant is proved (docs/schedules.md); excludes "
+               "--schedule");
   cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
   cl.addFlag("json", &json, "print the verifier's report as JSON (docs/verification.md)");
   if (std::optional<int> exitCode = cl.parse(args.begin(), args.end()))

@@ -87,11 +87,16 @@ void resolveTaskPaths(CompileOptions &options) {
   }
   if (options.schedulePath == "none") {
     options.schedulePath.clear();
-  } else if (options.schedulePath.empty()) {
-    SmallString<256> p(options.taskDir);
-    path::append(p, "schedules", "default.mlir");
-    if (fs::exists(p))
-      options.schedulePath = p.str().str();
+    options.dispatchPath.clear();
+  } else if (options.schedulePath.empty() && options.dispatchPath.empty()) {
+    // A task's dispatch file, when it has one, is its default.
+    SmallString<256> dispatch(options.taskDir), schedule(options.taskDir);
+    path::append(dispatch, "schedules", "dispatch.json");
+    path::append(schedule, "schedules", "default.mlir");
+    if (fs::exists(dispatch))
+      options.dispatchPath = dispatch.str().str();
+    else if (fs::exists(schedule))
+      options.schedulePath = schedule.str().str();
   }
 }
 
@@ -127,23 +132,6 @@ llvm::json::Object StageTimes::toJSON() const {
                             {"assemble", assemble}};
 }
 
-namespace {
-/// Measures one stage into a StageTimes field.
-class StageTimer {
-public:
-  explicit StageTimer(double &out)
-      : out(out), start(std::chrono::steady_clock::now()) {}
-  ~StageTimer() {
-    out += std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now() - start)
-               .count();
-  }
-
-private:
-  double &out;
-  std::chrono::steady_clock::time_point start;
-};
-} // namespace
 
 static LogicalResult copyFolder(StringRef from, StringRef to) {
   if (fs::create_directories(to))
@@ -192,6 +180,48 @@ int failureExitCode(const CompileResult &result) {
   return result.invalidTask ? kInvalidTaskExitCode : 1;
 }
 
+OwningOpRef<ModuleOp> parseAndScheduleKernel(MLIRContext &context, StringRef kernelPath,
+                                              StringRef schedulePath,
+                                              DiagnosticCollector &diagnostics,
+                                              CompileResult &result) {
+  auto error = [&](const Twine &where, const Twine &message) {
+    diagnostics.add("error", where.str(), message.str());
+    return OwningOpRef<ModuleOp>();
+  };
+  // Parse.
+  result.failedStage = CompileStage::Parse;
+  OwningOpRef<ModuleOp> module;
+  {
+    StageTimer timer(result.times.parse);
+    if (!fs::exists(kernelPath))
+      return error(kernelPath, "no such kernel file");
+    llvm::SourceMgr sourceMgr;
+    module = parseSourceFile<ModuleOp>(kernelPath, sourceMgr,
+                                       ParserConfig(&context));
+    if (!module)
+      return nullptr;
+    // An empty module verifies vacuously; there is nothing to prove or run.
+    if (module->getOps<tile::KernelOp>().empty())
+      return error(kernelPath,
+                   "no tile.kernel in this file: a kernel file defines the "
+                   "task's tile.kernel ops and a func.func @main that "
+                   "launches them (docs/README.md, \"Writing a task\")");
+  }
+
+  // Schedule.
+  result.failedStage = CompileStage::Schedule;
+  if (!schedulePath.empty()) {
+    StageTimer timer(result.times.schedule);
+    if (!fs::exists(schedulePath))
+      return error(schedulePath, "no such schedule file");
+    if (failed(applyScheduleStage(*module, schedulePath)))
+      return nullptr;
+    if (failed(mlir::verify(*module)))
+      return error(schedulePath, "the schedule left invalid IR");
+  }
+  return module;
+}
+
 LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
                           DiagnosticCollector &diagnostics,
                           CompileResult &result) {
@@ -217,39 +247,15 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
     result.invalidTask = true;
     return error("", taskError);
   }
+  if (!schedulePath.empty() && !resolved.dispatchPath.empty())
+    return error("", "a schedule and a dispatch file exclude each other; pass one");
+  if (!resolved.dispatchPath.empty())
+    return compileDispatchTask(context, resolved, *task, diagnostics, result);
 
-  // Parse.
-  result.failedStage = CompileStage::Parse;
-  OwningOpRef<ModuleOp> module;
-  {
-    StageTimer timer(result.times.parse);
-    if (!fs::exists(kernelPath))
-      return error(kernelPath, "no such kernel file");
-    llvm::SourceMgr sourceMgr;
-    module = parseSourceFile<ModuleOp>(kernelPath, sourceMgr,
-                                       ParserConfig(&context));
-    if (!module)
-      return failure();
-    // An empty module verifies vacuously; there is nothing to prove or run.
-    if (module->getOps<tile::KernelOp>().empty())
-      return error(kernelPath,
-                   "no tile.kernel in this file: a kernel file defines the "
-                   "task's tile.kernel ops and a func.func @main that "
-                   "launches them (docs/README.md, \"Writing a task\")");
-  }
-
-  // Schedule.
-  result.failedStage = CompileStage::Schedule;
-  if (!schedulePath.empty()) {
-    StageTimer timer(result.times.schedule);
-    if (!fs::exists(schedulePath))
-      return error(schedulePath, "no such schedule file");
-    if (failed(applyScheduleStage(*module, schedulePath)))
-      return failure();
-    if (failed(mlir::verify(*module)))
-      return error(schedulePath, "the schedule left invalid IR");
-  }
-
+  OwningOpRef<ModuleOp> module =
+      parseAndScheduleKernel(context, kernelPath, schedulePath, diagnostics, result);
+  if (!module)
+    return failure();
   return compileScheduledModule(*module, *task, options, diagnostics, result);
 }
 
@@ -257,10 +263,6 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
                                      const CompileOptions &options,
                                      DiagnosticCollector &diagnostics,
                                      CompileResult &result) {
-  auto error = [&](const Twine &where, const Twine &message) {
-    diagnostics.add("error", where.str(), message.str());
-    return failure();
-  };
   // Verify.
   result.failedStage = CompileStage::Verify;
   if (options.verify) {
@@ -276,9 +278,25 @@ LogicalResult compileScheduledModule(ModuleOp module, const TaskSignature &task,
       buildManifest(module, task, options.target);
   if (failed(manifest))
     return failure();
-  std::string salt = std::string(compilerVersion()) + "|" + options.target +
-                     (options.verify ? "|verified" : "|unverified");
-  std::string hash = hashModule(module, salt);
+  return lowerAndWriteBundle(module, std::move(*manifest), options, "",
+                             diagnostics, result);
+}
+
+LogicalResult lowerAndWriteBundle(ModuleOp module, bundle::BundleManifest built,
+                                  const CompileOptions &options, StringRef salt,
+                                  DiagnosticCollector &diagnostics,
+                                  CompileResult &result) {
+  auto error = [&](const Twine &where, const Twine &message) {
+    diagnostics.add("error", where.str(), message.str());
+    return failure();
+  };
+  result.failedStage = CompileStage::Lower;
+  bundle::BundleManifest *manifest = &built;
+  std::string fullSalt = std::string(compilerVersion()) + "|" + options.target +
+                         (options.verify ? "|verified" : "|unverified");
+  if (!salt.empty())
+    fullSalt += "|" + salt.str();
+  std::string hash = hashModule(module, fullSalt);
   manifest->compiler = bundle::CompilerInfo{"kbench", compilerVersion()};
   manifest->irHash = hash;
   manifest->verification = options.verify ? "proved" : "skipped";

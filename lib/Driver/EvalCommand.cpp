@@ -54,7 +54,11 @@ int runEvalCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
                "(DIR/report.json); default: $TMPDIR/kbench-eval/<task>-<target>",
                "o");
   cl.addString("schedule", &options.schedulePath, "FILE",
-               "transform script (default: TASK_DIR/schedules/default.mlir)");
+               "transform script (default: TASK_DIR/schedules/dispatch.json when it\n"
+               "exists, else TASK_DIR/schedules/default.mlir)");
+  cl.addString("dispatch", &options.dispatchPath, "FILE",
+               "dispatch file: one variant per schedule, chosen by shape at launch;\n"
+               "excludes --schedule");
   cl.addString("kernel", &options.kernelPath, "FILE", "kernel file (default: TASK_DIR/kernel.mlir)");
   cl.addString("target", &options.target, "TARGET",
                "sm_90a or host (default: sm_90a when a GPU is present,\nelse host)");

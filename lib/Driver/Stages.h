@@ -12,9 +12,57 @@
 #include "kbench/Target/Bundle/Manifest.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <chrono>
+
 namespace kbench::driver {
+
+/// Measures one stage into a StageTimes field.
+class StageTimer {
+public:
+  explicit StageTimer(double &out)
+      : out(out), start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    out += std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  }
+
+private:
+  double &out;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// The parse and schedule stages of compileTask: the kernel file parsed in
+/// `context`, with the transform script at `schedulePath` applied ("" for
+/// none). Null on failure, with the diagnostics reported and
+/// `result.failedStage` set.
+mlir::OwningOpRef<mlir::ModuleOp>
+parseAndScheduleKernel(mlir::MLIRContext &context, llvm::StringRef kernelPath,
+                       llvm::StringRef schedulePath, DiagnosticCollector &diagnostics,
+                       CompileResult &result);
+
+/// The stages after verify and manifest: hash `module` (with `salt`, what
+/// the IR does not say, added to the compiler's), look up the cache, lower
+/// for `options.target` and move the bundle into `options.outputDir`.
+mlir::LogicalResult lowerAndWriteBundle(mlir::ModuleOp module,
+                                        bundle::BundleManifest manifest,
+                                        const CompileOptions &options, llvm::StringRef salt,
+                                        DiagnosticCollector &diagnostics,
+                                        CompileResult &result);
+
+/// compileTask for a dispatch file (`options.dispatchPath`, resolved): each
+/// variant's schedule applied to its own parse of the kernel, its kernels
+/// renamed `<kernel>__<variant>`, verified and described; then all kernels
+/// in one module, lowered once, and one manifest whose `dispatch` lists the
+/// variants' launch sequences in the file's order (docs/bundle.md).
+mlir::LogicalResult compileDispatchTask(mlir::MLIRContext &context,
+                                        const CompileOptions &options,
+                                        const TaskSignature &task,
+                                        DiagnosticCollector &diagnostics,
+                                        CompileResult &result);
 
 /// Applies the transform script at `schedulePath` (entry @__transform_main).
 mlir::LogicalResult applyScheduleStage(mlir::ModuleOp module,

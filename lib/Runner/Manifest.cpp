@@ -250,9 +250,10 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
       throw InputError(file + ": buffer '" + b.name +
                        "' is not a task tensor; only temporaries may be extra");
 
-  // Launch arguments against kernel params.
-  std::set<std::string> written;
+  // Launch arguments against kernel params; every variant writes every output.
+  std::vector<std::set<std::string>> writtenBy(m.variantCount());
   for (const LaunchSpec &l : m.launches) {
+    std::set<std::string> &written = writtenBy[l.variant];
     const KernelSpec &k = m.kernels[l.kernel];
     for (size_t i = 0; i < l.args.size(); ++i) {
       const std::string &arg = l.args[i];
@@ -305,10 +306,14 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
       }
     }
   }
-  for (const TensorSpec &t : task.outputs)
-    if (!written.count(t.name))
-      throw InputError(file + ": launches: output '" + t.name +
-                       "' is never passed to a kernel, so nothing writes it");
+  for (size_t v = 0; v < m.variantCount(); ++v)
+    for (const TensorSpec &t : task.outputs)
+      if (!writtenBy[v].count(t.name))
+        throw InputError(file + ": " +
+                         (m.variants.empty() ? std::string("launches")
+                                             : m.variants[v].field + ".launches") +
+                         ": output '" + t.name +
+                         "' is never passed to a kernel, so nothing writes it");
 
   // Grids must evaluate at every shape (requires facts are checked per shape,
   // as verdicts, by violatedRequires).
@@ -321,9 +326,32 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
   }
 }
 
+size_t selectVariant(const Manifest &m, const SymbolValues &dims) {
+  for (size_t v = 0; v < m.variants.size(); ++v) {
+    bool all = true;
+    for (const ShapeFact &fact : m.variants[v].when) {
+      std::string error;
+      std::optional<bool> holds = fact.holds(dims, error);
+      if (!holds)
+        throw InputError(m.file + ": " + m.variants[v].field + ": when '" + fact.str() +
+                         "' cannot be evaluated: " + error);
+      all = all && *holds;
+    }
+    if (all)
+      return v;
+  }
+  // The reader makes the last variant a fallback without facts.
+  return m.variants.empty() ? 0 : m.variants.size() - 1;
+}
+
 std::vector<std::string> violatedRequires(const Manifest &m, const SymbolValues &dims) {
   std::vector<std::string> result;
-  for (const KernelSpec &k : m.kernels) {
+  // Only the kernels the chosen variant launches must hold at this shape.
+  std::set<size_t> launched;
+  for (const LaunchSpec *l : m.launchesOf(selectVariant(m, dims)))
+    launched.insert(l->kernel);
+  for (size_t kernelIndex : launched) {
+    const KernelSpec &k = m.kernels[kernelIndex];
     for (const ShapeFact &fact : k.requirements) {
       std::string error;
       std::optional<bool> holds = fact.holds(dims, error);
@@ -350,7 +378,8 @@ std::vector<std::string> violatedRequires(const Manifest &m, const SymbolValues 
 
 std::vector<ResolvedLaunch> resolveLaunches(const Manifest &m, const SymbolValues &dims) {
   std::vector<ResolvedLaunch> result;
-  for (const LaunchSpec &l : m.launches) {
+  for (const LaunchSpec *launch : m.launchesOf(selectVariant(m, dims))) {
+    const LaunchSpec &l = *launch;
     const KernelSpec &k = m.kernels[l.kernel];
     ResolvedLaunch r;
     r.kernel = l.kernel;

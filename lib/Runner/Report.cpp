@@ -408,7 +408,9 @@ void ReportBuilder::printTable(std::ostream &os) const {
          << std::setw(24)
          << (speedup("eager_tf32_off") + " / " + speedup("eager_tf32_on") + " / " +
              speedup("torch_compile"))
-         << floor << "\n"
+         << floor
+         << (t.contains("variant") ? "  (variant " + t["variant"].get<std::string>() + ")" : "")
+         << "\n"
          << std::right;
     }
   }

@@ -333,6 +333,8 @@ public:
     nlohmann::json id = caseId(sc, seedIndex, plan.seeds[seedIndex], dist);
     nlohmann::json msg = id;
     msg["type"] = "case";
+    if (!plan.manifest->variants.empty())
+      msg["variant"] = plan.manifest->variantName(selectVariant(*plan.manifest, sc.dims));
 
     // The candidate runs on clones; the prepared inputs stay pristine, for
     // the reference and for the bitwise comparison of step 5.
@@ -499,6 +501,9 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
       t["baselines"]["torch_compile"] = compiled;
     t["type"] = "timing";
     t["shape_id"] = id;
+    // A dispatch bundle says which of its variants ran at this shape.
+    if (!plan.manifest->variants.empty())
+      t["variant"] = plan.manifest->variantName(selectVariant(*plan.manifest, sc.dims));
     ch.send(t);
   }
 }

@@ -80,6 +80,18 @@ KernelSpec *BundleManifest::findKernelBySymbol(const std::string &symbol) {
   return nullptr;
 }
 
+std::vector<const LaunchSpec *> BundleManifest::launchesOf(size_t variant) const {
+  std::vector<const LaunchSpec *> result;
+  for (const LaunchSpec &l : launches)
+    if (l.variant == variant)
+      result.push_back(&l);
+  return result;
+}
+
+std::string BundleManifest::variantName(size_t variant) const {
+  return variant < variants.size() ? variants[variant].name : "";
+}
+
 //===----------------------------------------------------------------------===//
 // Writing
 //===----------------------------------------------------------------------===//
@@ -172,11 +184,31 @@ nlohmann::json toJson(const BundleManifest &m) {
   for (const KernelSpec &k : m.kernels)
     kernels.push_back(toJson(k));
   out[kKernels] = std::move(kernels);
-  nlohmann::json launches = nlohmann::json::array();
-  for (const LaunchSpec &l : m.launches)
-    launches.push_back({{kKernel, l.kernel < m.kernels.size() ? m.kernels[l.kernel].name : ""},
-                        {kArgs, l.args}});
-  out[kLaunches] = std::move(launches);
+  auto launchesJson = [&](size_t variant) {
+    nlohmann::json launches = nlohmann::json::array();
+    for (const LaunchSpec *l : m.launchesOf(variant))
+      launches.push_back(
+          {{kKernel, l->kernel < m.kernels.size() ? m.kernels[l->kernel].name : ""},
+           {kArgs, l->args}});
+    return launches;
+  };
+  if (m.variants.empty()) {
+    out[kLaunches] = launchesJson(0);
+    return out;
+  }
+  nlohmann::json dispatch = nlohmann::json::array();
+  for (size_t v = 0; v < m.variants.size(); ++v) {
+    nlohmann::json variant = {{kName, m.variants[v].name}};
+    if (!m.variants[v].when.empty()) {
+      nlohmann::json when = nlohmann::json::array();
+      for (const ShapeFact &f : m.variants[v].when)
+        when.push_back(f.str());
+      variant[kWhen] = std::move(when);
+    }
+    variant[kLaunches] = launchesJson(v);
+    dispatch.push_back(std::move(variant));
+  }
+  out[kDispatch] = std::move(dispatch);
   return out;
 }
 
@@ -331,13 +363,43 @@ KernelSpec parseKernel(const Field &f) {
   return k;
 }
 
+/// The launch sequence of variant `variant` (0 without dispatch), appended
+/// to m.launches; kernel names resolve against m.kernels.
+void parseLaunches(const Field &list, size_t variant, BundleManifest &m) {
+  std::vector<Field> launches = list.elements();
+  if (launches.empty())
+    list.fail("a launch sequence needs at least one launch");
+  for (const Field &l : launches) {
+    l.allowOnly({kKernel, kArgs});
+    LaunchSpec launch;
+    launch.field = l.getPath();
+    launch.variant = variant;
+    std::string kernel = l.at(kKernel).name();
+    bool found = false;
+    for (size_t i = 0; i < m.kernels.size(); ++i)
+      if (m.kernels[i].name == kernel) {
+        launch.kernel = i;
+        found = true;
+      }
+    if (!found)
+      l.at(kKernel).fail("no kernel named '" + kernel + "' in 'kernels'");
+    for (const Field &a : l.at(kArgs).elements())
+      launch.args.push_back(a.name());
+    const KernelSpec &ks = m.kernels[launch.kernel];
+    if (launch.args.size() != ks.params.size())
+      l.at(kArgs).fail(std::to_string(launch.args.size()) + " arguments for kernel '" +
+                       ks.name + "', which takes " + std::to_string(ks.params.size()));
+    m.launches.push_back(std::move(launch));
+  }
+}
+
 } // namespace
 
 BundleManifest parseManifest(const nlohmann::json &doc, const std::string &file) {
   Field root(doc, "", file);
   root.expectObject();
   root.allowOnly({kFormat, kTarget, kTask, kCompiler, kIrHash, kVerification, kBuffers,
-                  kWorkspaces, kKernels, kLaunches});
+                  kWorkspaces, kKernels, kLaunches, kDispatch});
   BundleManifest m;
   m.file = file;
   std::string format = root.at(kFormat).string();
@@ -394,29 +456,44 @@ BundleManifest parseManifest(const nlohmann::json &doc, const std::string &file)
   for (const Field &k : kernels)
     m.kernels.push_back(parseKernel(k));
 
-  std::vector<Field> launches = root.at(kLaunches).elements();
-  if (launches.empty())
-    root.at(kLaunches).fail("a bundle needs at least one launch");
-  for (const Field &l : launches) {
-    l.allowOnly({kKernel, kArgs});
-    LaunchSpec launch;
-    launch.field = l.getPath();
-    std::string kernel = l.at(kKernel).name();
-    bool found = false;
-    for (size_t i = 0; i < m.kernels.size(); ++i)
-      if (m.kernels[i].name == kernel) {
-        launch.kernel = i;
-        found = true;
+  bool hasLaunches = root.get(kLaunches).has_value();
+  std::optional<Field> dispatch = root.get(kDispatch);
+  if (hasLaunches == dispatch.has_value())
+    root.fail(hasLaunches ? "a bundle has 'launches' or 'dispatch', not both"
+                          : "a bundle needs 'launches' (or 'dispatch', a list of variants)");
+  if (hasLaunches) {
+    parseLaunches(root.at(kLaunches), 0, m);
+    return m;
+  }
+  std::vector<Field> variants = dispatch->elements();
+  if (variants.empty())
+    dispatch->fail("a dispatch bundle needs at least one variant");
+  std::set<std::string> variantNames;
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const Field &f = variants[v];
+    f.allowOnly({kName, kWhen, kLaunches});
+    VariantSpec variant;
+    variant.field = f.getPath();
+    variant.name = f.at(kName).name();
+    if (!variantNames.insert(variant.name).second)
+      f.at(kName).fail("variant '" + variant.name + "' is listed twice");
+    if (auto when = f.get(kWhen))
+      for (const Field &w : when->elements()) {
+        std::string error;
+        std::optional<ShapeFact> fact = ShapeFact::parse(w.string(), error);
+        if (!fact)
+          w.fail("'" + w.string() + "' is not a fact such as 'M >= 128': " + error);
+        variant.when.push_back(*fact);
       }
-    if (!found)
-      l.at(kKernel).fail("no kernel named '" + kernel + "' in 'kernels'");
-    for (const Field &a : l.at(kArgs).elements())
-      launch.args.push_back(a.name());
-    const KernelSpec &ks = m.kernels[launch.kernel];
-    if (launch.args.size() != ks.params.size())
-      l.at(kArgs).fail(std::to_string(launch.args.size()) + " arguments for kernel '" +
-                       ks.name + "', which takes " + std::to_string(ks.params.size()));
-    m.launches.push_back(std::move(launch));
+    bool last = v + 1 == variants.size();
+    if (last && !variant.when.empty())
+      f.at(kWhen).fail("the last variant is the fallback for every other shape and takes "
+                       "no 'when'");
+    if (!last && variant.when.empty())
+      f.failAt(kWhen, "every variant but the last needs 'when' facts (a variant without "
+                      "them would hide the ones after it)");
+    m.variants.push_back(std::move(variant));
+    parseLaunches(f.at(kLaunches), v, m);
   }
   return m;
 }

@@ -466,6 +466,12 @@ std::optional<TaskSignature> tryReadTaskSignature(const std::filesystem::path &t
       signature.inputs.push_back(t.name);
     for (const TensorSpec &t : task.outputs)
       signature.outputs.push_back(t.name);
+    std::set<std::string> dims;
+    for (const auto &[set, cases] : task.shapes)
+      for (const ShapeCase &sc : cases)
+        for (const auto &[dim, value] : sc.dims)
+          dims.insert(dim);
+    signature.dims.assign(dims.begin(), dims.end());
     return signature;
   } catch (const InputError &e) {
     error = e.what();

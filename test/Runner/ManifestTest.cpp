@@ -125,6 +125,69 @@ TEST(Manifest, RequiresFactsPerShape) {
       << v[0];
 }
 
+/// kManifest as a dispatch bundle: variant "big" (M >= 64) launches a copy
+/// of the kernel with a 64-row grid and requires N % 4 == 0; the fallback
+/// "small" launches the original.
+nlohmann::json dispatchManifest() {
+  nlohmann::json doc = nlohmann::json::parse(kManifest);
+  nlohmann::json big = doc["kernels"][0];
+  big["name"] = "row_sum__big";
+  big["symbol"] = "row_sum__big";
+  big["grid"] = {"ceildiv(M, 64)", "1", "1"};
+  big["requires"] = {"N % 4 == 0"};
+  doc["kernels"].push_back(big);
+  nlohmann::json launches = doc["launches"];
+  doc.erase("launches");
+  nlohmann::json bigLaunches = launches;
+  bigLaunches[0]["kernel"] = "row_sum__big";
+  doc["dispatch"] = {{{"name", "big"}, {"when", {"M >= 64"}}, {"launches", bigLaunches}},
+                     {{"name", "small"}, {"launches", launches}}};
+  return doc;
+}
+
+TEST(Manifest, DispatchPicksTheFirstVariantWhoseFactsHold) {
+  nlohmann::json doc = dispatchManifest();
+  EXPECT_EQ(checkError(doc), "");
+  Manifest m = parseManifest(doc, "manifest.json");
+  EXPECT_EQ(selectVariant(m, {{"M", 64}, {"N", 8}}), 0u);
+  EXPECT_EQ(selectVariant(m, {{"M", 63}, {"N", 8}}), 1u);
+  std::vector<ResolvedLaunch> big = resolveLaunches(m, {{"M", 130}, {"N", 8}});
+  ASSERT_EQ(big.size(), 1u);
+  EXPECT_EQ(big[0].kernel, 1u);
+  EXPECT_EQ(big[0].grid[0], 3);
+  std::vector<ResolvedLaunch> small = resolveLaunches(m, {{"M", 17}, {"N", 8}});
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].kernel, 0u);
+  EXPECT_EQ(small[0].grid[0], 3);
+  // Only the kernels of the chosen variant must hold their requires: N = 3
+  // breaks "big"'s N % 4 == 0, which matters at M = 64 and not at M = 7.
+  EXPECT_TRUE(violatedRequires(m, {{"M", 7}, {"N", 3}}).empty());
+  std::vector<std::string> v = violatedRequires(m, {{"M", 64}, {"N", 3}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].find("kernel 'row_sum__big' requires 'N % 4 == 0', false at N=3"),
+            std::string::npos)
+      << v[0];
+  // A fact over a dim the shape lacks is an error, not a silent fallback.
+  try {
+    selectVariant(m, {{"N", 8}});
+    ADD_FAILURE() << "no error for a missing dim";
+  } catch (const InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("dispatch[0]: when 'M >= 64' cannot be evaluated"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Manifest, EveryDispatchVariantWritesEveryOutput) {
+  nlohmann::json doc = dispatchManifest();
+  doc["dispatch"][1]["launches"][0]["args"][1] = "partial";
+  doc["kernels"][0]["params"][1]["dims"] = {"M", "ceildiv(N, 32)"};
+  EXPECT_NE(checkError(doc).find("dispatch[1].launches: output 'y' is never passed to a "
+                                 "kernel, so nothing writes it"),
+            std::string::npos)
+      << checkError(doc);
+}
+
 TEST(Manifest, ErrorsNameTheField) {
   struct Case {
     const char *pointer;

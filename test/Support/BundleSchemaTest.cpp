@@ -245,4 +245,94 @@ TEST(BundleSchema, BadFieldsAreNamed) {
   }
 }
 
+/// sample() as a dispatch bundle: a second kernel, variant "wide" for
+/// N >= 1024 launching it, and the fallback "narrow" launching the first.
+BundleManifest dispatchSample() {
+  BundleManifest m = sample();
+  KernelSpec wide = m.kernels[0];
+  wide.name = "row_sum__wide";
+  wide.symbol = "row_sum__wide";
+  m.kernels.push_back(wide);
+  std::string error;
+  m.variants = {{"wide", {*ShapeFact::parse("N >= 1024", error)}, ""}, {"narrow", {}, ""}};
+  m.launches = {{1, m.launches[0].args, "", /*variant=*/0},
+                {0, m.launches[0].args, "", /*variant=*/1}};
+  return m;
+}
+
+TEST(BundleSchema, DispatchRoundTrips) {
+  BundleManifest m = dispatchSample();
+  nlohmann::json doc = toJson(m);
+  EXPECT_FALSE(doc.contains("launches"));
+  ASSERT_EQ(doc["dispatch"].size(), 2u);
+  EXPECT_EQ(doc["dispatch"][0]["name"], "wide");
+  EXPECT_EQ(doc["dispatch"][0]["when"], nlohmann::json({"N >= 1024"}));
+  EXPECT_FALSE(doc["dispatch"][1].contains("when"));
+  EXPECT_EQ(doc["dispatch"][1]["launches"][0]["kernel"], "row_sum");
+
+  BundleManifest back = parseManifest(doc, "manifest.json");
+  ASSERT_EQ(back.variantCount(), 2u);
+  EXPECT_EQ(back.variantName(0), "wide");
+  EXPECT_EQ(back.variants[0].field, "dispatch[0]");
+  ASSERT_EQ(back.launchesOf(0).size(), 1u);
+  EXPECT_EQ(back.launchesOf(0)[0]->kernel, 1u);
+  EXPECT_EQ(back.launchesOf(0)[0]->field, "dispatch[0].launches[0]");
+  ASSERT_EQ(back.launchesOf(1).size(), 1u);
+  EXPECT_EQ(back.launchesOf(1)[0]->kernel, 0u);
+  EXPECT_EQ(toJson(back), doc);
+
+  // Without dispatch: one variant, unnamed, every launch in it.
+  BundleManifest plain = parseManifest(toJson(sample()), "manifest.json");
+  EXPECT_EQ(plain.variantCount(), 1u);
+  EXPECT_EQ(plain.variantName(0), "");
+  EXPECT_EQ(plain.launchesOf(0).size(), 1u);
+}
+
+TEST(BundleSchema, BadDispatchIsNamed) {
+  struct Case {
+    const char *pointer;
+    nlohmann::json value;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"/dispatch", nlohmann::json::array(),
+       "dispatch: a dispatch bundle needs at least one variant"},
+      {"/dispatch/1/name", "wide", "dispatch[1].name: variant 'wide' is listed twice"},
+      {"/dispatch/0/when/0", "N >=",
+       "dispatch[0].when[0]: 'N >=' is not a fact such as 'M >= 128'"},
+      {"/dispatch/0/when", nlohmann::json::array(),
+       "dispatch[0].when: every variant but the last needs 'when' facts"},
+      {"/dispatch/1/when", {"N < 1024"},
+       "dispatch[1].when: the last variant is the fallback for every other shape and takes "
+       "no 'when'"},
+      {"/dispatch/1/launches", nlohmann::json::array(),
+       "dispatch[1].launches: a launch sequence needs at least one launch"},
+      {"/dispatch/0/launches/0/kernel", "other",
+       "dispatch[0].launches[0].kernel: no kernel named 'other'"},
+      {"/dispatch/0/colour", "red", "dispatch[0].colour: unknown field"},
+  };
+  for (const Case &c : cases) {
+    nlohmann::json doc = toJson(dispatchSample());
+    doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    std::string error = parseError(doc);
+    EXPECT_NE(error.find(c.expected), std::string::npos)
+        << c.pointer << ": got '" << error << "'";
+  }
+  nlohmann::json both = toJson(dispatchSample());
+  both["launches"] = toJson(sample())["launches"];
+  EXPECT_NE(parseError(both).find("a bundle has 'launches' or 'dispatch', not both"),
+            std::string::npos)
+      << parseError(both);
+  nlohmann::json neither = toJson(sample());
+  neither.erase("launches");
+  EXPECT_NE(parseError(neither).find("a bundle needs 'launches' (or 'dispatch'"),
+            std::string::npos)
+      << parseError(neither);
+  nlohmann::json noWhen = toJson(dispatchSample());
+  noWhen["dispatch"][0].erase("when");
+  EXPECT_NE(parseError(noWhen).find("dispatch[0].when: every variant but the last"),
+            std::string::npos)
+      << parseError(noWhen);
+}
+
 } // namespace

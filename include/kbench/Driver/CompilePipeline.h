@@ -26,9 +26,14 @@ struct CompileOptions {
   std::string taskDir;
   /// Defaults to <taskDir>/kernel.mlir.
   std::string kernelPath;
-  /// Defaults to <taskDir>/schedules/default.mlir when that file exists;
-  /// "none" applies no schedule.
+  /// Defaults to <taskDir>/schedules/default.mlir when that file exists and
+  /// the task has no dispatch file; "none" applies no schedule.
   std::string schedulePath;
+  /// A dispatch file (docs/schedules.md, "Dispatch by shape"): one variant
+  /// per schedule in one bundle, chosen by shape at launch. Defaults to
+  /// <taskDir>/schedules/dispatch.json when it exists and no schedule is
+  /// given; excludes schedulePath.
+  std::string dispatchPath;
   /// "sm_90a" or "host".
   std::string target = "sm_90a";
   bool verify = true;
@@ -91,8 +96,10 @@ mlir::LogicalResult compileScheduledModule(mlir::ModuleOp module,
                                            CompileResult &result);
 
 /// Fills in the defaults of `options`: kernelPath <taskDir>/kernel.mlir;
-/// schedulePath <taskDir>/schedules/default.mlir when it exists, cleared for
-/// "none".
+/// when neither a schedule nor a dispatch file is given, dispatchPath
+/// <taskDir>/schedules/dispatch.json when it exists, else schedulePath
+/// <taskDir>/schedules/default.mlir when that exists; schedule "none"
+/// clears both.
 void resolveTaskPaths(CompileOptions &options);
 
 /// A context with every dialect and extension kernels and schedules may use.

@@ -53,6 +53,8 @@ inline constexpr const char *kBuffers = "buffers";
 inline constexpr const char *kWorkspaces = "workspaces";
 inline constexpr const char *kKernels = "kernels";
 inline constexpr const char *kLaunches = "launches";
+inline constexpr const char *kDispatch = "dispatch";
+inline constexpr const char *kWhen = "when";
 inline constexpr const char *kName = "name";
 inline constexpr const char *kVersion = "version";
 inline constexpr const char *kDtype = "dtype";
@@ -154,6 +156,18 @@ struct LaunchSpec {
   size_t kernel = 0; ///< index into BundleManifest::kernels
   std::vector<std::string> args;
   std::string field; ///< "launches[0]" (set by the reader, for messages)
+  /// Index into BundleManifest::variants; 0 in a bundle without dispatch.
+  size_t variant = 0;
+};
+
+/// One entry of a dispatch bundle's `dispatch` list (docs/bundle.md,
+/// "Shape-specialized dispatch"): the launch sequence compiled from one
+/// schedule, used at the shapes where every `when` fact holds and no
+/// earlier variant's do. The last variant has no facts: it is the fallback.
+struct VariantSpec {
+  std::string name;
+  std::vector<ShapeFact> when;
+  std::string field; ///< "dispatch[0]" (set by the reader, for messages)
 };
 
 /// Provenance: which compiler wrote the bundle.
@@ -171,7 +185,12 @@ struct BundleManifest {
   std::vector<BufferSpec> buffers;
   std::vector<WorkspaceSpec> workspaces;
   std::vector<KernelSpec> kernels;
+  /// Every launch of every variant, each tagged with its variant, in
+  /// order. Without dispatch, `variants` is empty and all are variant 0.
   std::vector<LaunchSpec> launches;
+  /// A dispatch bundle's variants in order (the last one has no `when`);
+  /// empty for a bundle with one launch sequence.
+  std::vector<VariantSpec> variants;
   /// Set by the reader: the bundle folder and the manifest file.
   std::filesystem::path dir;
   std::string file;
@@ -179,6 +198,12 @@ struct BundleManifest {
   const BufferSpec *findBuffer(const std::string &name) const;
   /// The kernel whose symbol is `symbol`, or null.
   KernelSpec *findKernelBySymbol(const std::string &symbol);
+  /// 1 without dispatch, else the number of variants.
+  size_t variantCount() const { return variants.empty() ? 1 : variants.size(); }
+  /// The launches of variant `variant`, in order.
+  std::vector<const LaunchSpec *> launchesOf(size_t variant) const;
+  /// The variant's name, "" without dispatch.
+  std::string variantName(size_t variant) const;
 };
 
 /// Spellings of the enums ("memref", "temporary").

@@ -22,6 +22,8 @@ struct TaskSignature {
   std::string name;
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
+  /// Every dim named by the task's shapes, sorted (empty without task.json).
+  std::vector<std::string> dims;
 };
 
 /// Parses and validates `<taskDir>/task.json` (Task.h's parseTaskFile).

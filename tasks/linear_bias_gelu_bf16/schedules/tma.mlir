@@ -4,7 +4,8 @@
 // tasks/matmul_bf16/schedules/tma.mlir). On the H200 machine (2026-12-02,
 // docs/results.md) it took 282 us at 4096^3 against 401 us for the default
 // and 110 us at 3000x1000x777 against 124 us, but 125 us against 52 us at
-// M = 16 (torch.compile there: 89 us), so it is not the default.
+// M = 16 (torch.compile there: 89 us), so the task's default,
+// schedules/dispatch.json, uses it from M = 128 up and default.mlir below.
 //
 //   kbench compile tasks/linear_bias_gelu_bf16 --schedule tasks/linear_bias_gelu_bf16/schedules/tma.mlir -o OUT
 

@@ -8,8 +8,9 @@
 // (2026-12-02, docs/results.md) it took 222 us at 4096^3 against 301 us for
 // the default (cuBLAS bf16: 234 us with an f32 result, 176 us with a bf16
 // result) and 104 us at 3000x1000x777 (K % 8 != 0: the element-load
-// fallback) against 105 us, but 96 us against 52 us at M = 16, so it is not
-// the default.
+// fallback) against 105 us, but 96 us against 52 us at M = 16, so the task's
+// default, schedules/dispatch.json, uses it from M = 128 up and default.mlir
+// below.
 //
 //   kbench compile tasks/matmul_bf16 --schedule tasks/matmul_bf16/schedules/tma.mlir -o OUT
 

@@ -1,0 +1,52 @@
+//===- DispatchFile.h - A task's shape-specialized schedules -----*- C++ -*-===//
+//
+// A dispatch file (schedules/dispatch.json; docs/schedules.md, "Dispatch by
+// shape") lists schedules of one kernel, each with the shapes it is for:
+//
+//   {"variants": [
+//     {"name": "tma", "when": ["M >= 128"], "schedule": "tma.mlir"},
+//     {"name": "small", "schedule": "default.mlir"}]}
+//
+// `kbench compile` compiles and proves every variant and writes one bundle
+// whose manifest has a `dispatch` list; kbench-run launches, at each shape,
+// the first variant whose `when` facts hold. This header is free of
+// nlohmann/json and exceptions: the compiler is built without them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_SUPPORT_DISPATCHFILE_H
+#define KBENCH_SUPPORT_DISPATCHFILE_H
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+struct DispatchVariant {
+  /// Letters, digits and '_': it becomes part of the kernels' symbols.
+  std::string name;
+  /// Facts over the task's dims ("M >= 128"), as written; empty only for
+  /// the last variant, the fallback.
+  std::vector<std::string> when;
+  /// The transform script, resolved against the dispatch file's folder.
+  std::filesystem::path schedule;
+};
+
+struct DispatchFile {
+  std::vector<DispatchVariant> variants;
+};
+
+/// Reads and validates a dispatch file: at least one variant; names unique
+/// (defaulting to the schedule file's stem); every `when` a fact over
+/// `taskDims` (when not empty); `when` on every variant but the last and not
+/// on the last. Returns nullopt with "<file>: <field>: <what is wrong>" in
+/// `error` otherwise. Whether the schedules exist is the compiler's check.
+std::optional<DispatchFile> tryReadDispatchFile(const std::filesystem::path &file,
+                                                const std::vector<std::string> &taskDims,
+                                                std::string &error);
+
+} // namespace kbench
+
+#endif // KBENCH_SUPPORT_DISPATCHFILE_H

@@ -1,0 +1,183 @@
+//===- CompileDispatch.cpp - One bundle from a task's dispatch file -------===//
+//
+//   dispatch.json --for each variant--> kernel.mlir --its schedule-->
+//     kernels renamed <kernel>__<variant> --tile-verify--> its manifest
+//   --merge--> one module with every variant's kernels, one manifest whose
+//     `dispatch` holds each variant's `when` facts and launch sequence
+//   --lowerAndWriteBundle--> one kernel.ptx/cubin (or kernel.so)
+//
+// Each variant is proved on its own, for every shape its kernels' requires
+// admit, not only where its `when` facts hold: whichever variant the runner
+// picks is safe, and the facts only choose among safe programs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+#include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/DispatchFile.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace kbench::driver {
+
+/// Renames every tile.kernel of `module` to `<name>__<variant>` and the
+/// launches of it, so that the variants' kernels can share one module.
+static LogicalResult renameKernels(ModuleOp module, StringRef variant) {
+  for (tile::KernelOp kernel : llvm::make_early_inc_range(module.getOps<tile::KernelOp>())) {
+    std::string renamed = (kernel.getSymName() + "__" + variant).str();
+    if (SymbolTable::lookupSymbolIn(module, renamed))
+      return kernel.emitOpError("cannot be renamed for dispatch variant '")
+             << variant << "': the module already has a symbol '" << renamed << "'";
+    StringAttr newName = StringAttr::get(module.getContext(), renamed);
+    if (failed(SymbolTable::replaceAllSymbolUses(kernel, newName, module)))
+      return kernel.emitOpError("cannot rename its uses for dispatch variant '")
+             << variant << "'";
+    kernel.setSymName(renamed);
+  }
+  return success();
+}
+
+/// Appends `variant`'s manifest to `merged`: kernels after the earlier
+/// variants' (launch indices shifted), buffers once (a temporary two variants
+/// declare must be the same buffer), launches tagged with the variant.
+static LogicalResult mergeManifest(bundle::BundleManifest &merged,
+                                   bundle::BundleManifest variant, size_t variantIndex,
+                                   const DispatchVariant &spec, ModuleOp module) {
+  if (variantIndex == 0) {
+    merged.target = variant.target;
+    merged.task = variant.task;
+  }
+  for (bundle::BufferSpec &buffer : variant.buffers) {
+    const bundle::BufferSpec *known = merged.findBuffer(buffer.name);
+    if (!known) {
+      merged.buffers.push_back(std::move(buffer));
+      continue;
+    }
+    auto shapeText = [](const bundle::BufferSpec &b) {
+      std::string text;
+      for (const ShapeExpr &e : b.shape)
+        text += e.str() + ";";
+      return text;
+    };
+    if (known->dtype != buffer.dtype || known->role != buffer.role ||
+        shapeText(*known) != shapeText(buffer))
+      return module.emitError("dispatch variant '")
+             << spec.name << "' declares buffer '" << buffer.name
+             << "' unlike an earlier variant (dtype, role or shape); the variants of one "
+                "bundle share their buffers, so rename one";
+  }
+  size_t kernelOffset = merged.kernels.size();
+  for (bundle::KernelSpec &kernel : variant.kernels)
+    merged.kernels.push_back(std::move(kernel));
+  for (bundle::LaunchSpec &launch : variant.launches) {
+    launch.kernel += kernelOffset;
+    launch.variant = variantIndex;
+    merged.launches.push_back(std::move(launch));
+  }
+  bundle::VariantSpec described;
+  described.name = spec.name;
+  for (const std::string &text : spec.when) {
+    std::string error;
+    std::optional<ShapeFact> fact = ShapeFact::parse(text, error);
+    if (!fact) // tryReadDispatchFile parsed it already.
+      return module.emitError("dispatch variant '") << spec.name << "': " << error;
+    described.when.push_back(*fact);
+  }
+  merged.variants.push_back(std::move(described));
+  return success();
+}
+
+LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &options,
+                                  const TaskSignature &task,
+                                  DiagnosticCollector &diagnostics,
+                                  CompileResult &result) {
+  result.failedStage = CompileStage::Setup;
+  std::string readError;
+  std::optional<DispatchFile> dispatch =
+      tryReadDispatchFile(options.dispatchPath, task.dims, readError);
+  if (!dispatch) {
+    diagnostics.add("error", "", readError);
+    return failure();
+  }
+
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  bundle::BundleManifest merged;
+  llvm::json::Array verifiedKernels;
+  std::string verifiedStatus = "proved";
+  auto recordVerification = [&] {
+    result.verification = llvm::json::Object{{"status", verifiedStatus},
+                                             {"kernels", std::move(verifiedKernels)}};
+  };
+  for (size_t v = 0; v < dispatch->variants.size(); ++v) {
+    const DispatchVariant &variant = dispatch->variants[v];
+    auto failVariant = [&] {
+      diagnostics.add("note", options.dispatchPath,
+                      "while compiling dispatch variant '" + variant.name + "' (schedule " +
+                          variant.schedule.string() + ")");
+      return failure();
+    };
+    OwningOpRef<ModuleOp> module = parseAndScheduleKernel(
+        context, options.kernelPath, variant.schedule.string(), diagnostics, result);
+    if (!module || failed(renameKernels(*module, variant.name)))
+      return failVariant();
+
+    result.failedStage = CompileStage::Verify;
+    if (options.verify) {
+      llvm::json::Value report = nullptr;
+      LogicalResult proved = success();
+      {
+        StageTimer timer(result.times.verify);
+        proved = verifyStage(*module, task, report);
+      }
+      if (llvm::json::Object *object = report.getAsObject()) {
+        if (llvm::json::Array *kernels = object->getArray("kernels"))
+          for (llvm::json::Value &kernel : *kernels)
+            verifiedKernels.push_back(std::move(kernel));
+        if (failed(proved))
+          if (std::optional<StringRef> status = object->getString("status"))
+            verifiedStatus = status->str();
+      }
+      if (failed(proved)) {
+        recordVerification();
+        return failVariant();
+      }
+    }
+    if (options.stopAfterVerify)
+      continue;
+
+    result.failedStage = CompileStage::Lower;
+    FailureOr<bundle::BundleManifest> manifest =
+        buildManifest(*module, task, options.target);
+    if (failed(manifest) ||
+        failed(mergeManifest(merged, std::move(*manifest), v, variant, *module)))
+      return failVariant();
+    modules.push_back(std::move(module));
+  }
+  if (options.verify)
+    recordVerification();
+  if (options.stopAfterVerify)
+    return success();
+
+  // One module holds every variant's kernels; the backends lower all of them
+  // and drop the host functions (each variant's @main, already described).
+  ModuleOp combined = *modules.front();
+  for (size_t v = 1; v < modules.size(); ++v)
+    for (tile::KernelOp kernel :
+         llvm::make_early_inc_range(modules[v]->getOps<tile::KernelOp>()))
+      kernel->moveBefore(combined.getBody(), combined.getBody()->end());
+
+  // What the IR does not say: which variant runs where.
+  std::string salt = "dispatch";
+  for (const bundle::VariantSpec &variant : merged.variants) {
+    salt += "|" + variant.name;
+    for (const ShapeFact &fact : variant.when)
+      salt += ";" + fact.str();
+  }
+  return lowerAndWriteBundle(combined, std::move(merged), options, salt, diagnostics,
+                             result);
+}
+
+} // namespace kbench::driver
