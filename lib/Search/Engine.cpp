@@ -201,6 +201,12 @@ Measurement Engine::measurement(const CandidateRecord &record,
   llvm::json::Array shapes;
   for (const ShapeTiming &t : report.shapes) {
     llvm::json::Object shape{{"set", t.set}, {"shape", t.shape}};
+    if (!t.dims.empty()) {
+      llvm::json::Object dims;
+      for (const auto &[name, extent] : t.dims)
+        dims[name] = extent;
+      shape["dims"] = std::move(dims);
+    }
     if (t.candidateUs)
       shape["candidate_us"] = *t.candidateUs;
     if (t.eagerUs)

@@ -77,6 +77,12 @@ EvalReport readReport(llvm::StringRef id, llvm::StringRef reportFile) {
       if (const llvm::json::Object *id = shape->getObject("shape_id")) {
         timed.set = id->getString("set").value_or("").str();
         timed.shape = id->getString("shape").value_or("").str();
+        if (const llvm::json::Object *dims = id->getObject("dims")) {
+          for (const auto &[name, value] : *dims)
+            if (std::optional<int64_t> extent = value.getAsInteger())
+              timed.dims.emplace_back(name.str(), *extent);
+          llvm::sort(timed.dims);
+        }
       }
       timed.candidateUs = median(contestants, "candidate");
       timed.eagerUs = median(contestants, "eager_tf32_off");

@@ -14,6 +14,7 @@
 #include "kbench/Driver/CompilePipeline.h"
 #include "kbench/Driver/Driver.h"
 #include "kbench/Search/Engine.h"
+#include "kbench/Search/Export.h"
 #include "kbench/Search/Scoring.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -86,52 +87,8 @@ static void printProgress(const Progress &p, bool terminal) {
   llvm::errs().flush();
 }
 
-static bool exportBest(llvm::StringRef file, const CandidateRecord &best,
-                       const RunRecord &run, llvm::StringRef archivePath,
-                       std::string &error) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(file, ec);
-  if (ec) {
-    error = "cannot write --export " + file.str() + ": " + ec.message();
-    return false;
-  }
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  os << "// Exported by kbench search " << date << " from " << archivePath << ":\n"
-     << "// candidate " << Engine::nameOf(best.round, best.index) << " (operator "
-     << best.op << ", parents " << best.parents << ") of task " << run.task
-     << ", target " << run.target << ", seed " << run.seed << ", start "
-     << run.start << ", score " << run.score << ".\n"
-     << "// knobs " << best.knobs << "\n";
-  auto medians = [&](llvm::StringRef what, std::optional<double> fitness,
-                     llvm::StringRef kind, std::optional<double> candidate,
-                     std::optional<double> eager, std::optional<double> compiled) {
-    if (!fitness)
-      return;
-    os << "// " << what << ": fitness " << llvm::formatv("{0:F4}", *fitness)
-       << " (" << kind << ")";
-    if (candidate)
-      os << "; candidate " << llvm::formatv("{0:F2}", *candidate) << " us";
-    if (eager)
-      os << ", eager " << llvm::formatv("{0:F2}", *eager) << " us";
-    if (compiled)
-      os << ", torch.compile " << llvm::formatv("{0:F2}", *compiled) << " us";
-    os << "\n";
-  };
-  medians(best.protocol == "none"   ? "checks only"
-          : best.protocol.empty() ? "measured"
-                                  : best.protocol + " protocol",
-          best.fitness, best.fitnessKind, best.candidateUs, best.eagerUs,
-          best.torchCompileUs);
-  medians("full protocol", best.full.fitness, best.full.fitnessKind,
-          best.full.candidateUs, best.full.eagerUs, best.full.torchCompileUs);
-  os << "// ir_hash " << best.irHash << "\n" << best.script;
-  return true;
-}
-
 int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
-  std::string taskDir, target, archivePath, workDir, exportPath, spacePath,
+  std::string taskDir, target, archivePath, workDir, exportPath, exportDispatchDir, spacePath,
       kernelPath, fitness = "measured", timing, roundsDir, evaluatorCmd, timeout,
       strategy = "map-elites", start = "random", score = "multi";
   bool resume = false, json = false, printSpace = false;
@@ -214,6 +171,9 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
             1);
   cl.addString("export", &exportPath, "FILE",
                "write the best schedule (knobs resolved) with its provenance");
+  cl.addString("export-dispatch", &exportDispatchDir, "DIR",
+               "write DIR/dispatch.json and a schedule per shape class: at each timed\n"
+               "shape the candidate fastest there (docs/search.md)");
   cl.addFlag("json", &json, "print the outcome and the best candidate as JSON");
   cl.addInt("kill-after", &options.killAfter, "N",
             "testing: kill -9 this process after N archive writes", 1);
@@ -401,9 +361,12 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!exportPath.empty() && (best || outcome != Engine::Outcome::Pending)) {
     if (!best)
       return fail("no candidate has passed yet, so there is nothing to --export");
-    if (!exportBest(exportPath, *best, run, archivePath, error))
+    if (!exportSchedule(exportPath, *best, run, archivePath, error))
       return fail(error);
   }
+  if (!exportDispatchDir.empty() && (best || outcome != Engine::Outcome::Pending))
+    if (!exportDispatch(exportDispatchDir, archive->candidates(), run, archivePath, error))
+      return fail(error);
   const char *outcomeName = outcome == Engine::Outcome::Done        ? "done"
                             : outcome == Engine::Outcome::Exhausted ? "exhausted"
                                                                     : "pending";
@@ -443,6 +406,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     }
     if (!exportPath.empty())
       out["export"] = exportPath;
+    if (!exportDispatchDir.empty())
+      out["export_dispatch"] = exportDispatchDir;
     if (outcome == Engine::Outcome::Pending) {
       llvm::SmallString<256> folder(roundsDir);
       path::append(folder, engine.pendingRound());

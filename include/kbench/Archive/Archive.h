@@ -42,8 +42,9 @@ struct Measurement {
   std::string status, verdict, fitnessKind, report;
   std::optional<double> fitness, candidateUs, eagerUs, torchCompileUs,
       percentOfFloor;
-  /// Per timed shape: [{"set", "shape", "candidate_us", "eager_us",
-  /// "torch_compile_us"}] (JSON text).
+  /// Per timed shape: [{"set", "shape", "dims", "candidate_us", "eager_us",
+  /// "torch_compile_us"}] (JSON text; "dims" {"M": 8192, ...} since
+  /// --export-dispatch, absent in older archives).
   std::string shapes;
 };
 

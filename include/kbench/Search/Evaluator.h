@@ -56,6 +56,8 @@ struct ShapeTiming {
   /// The shape set ("tune", or "heldout": in the search's evaluation task
   /// the derived scoring shapes, docs/search.md) and the shape ("M=8192 N=4096").
   std::string set, shape;
+  /// The shape's dims (the report's shape_id.dims), in name order.
+  std::vector<std::pair<std::string, int64_t>> dims;
   std::optional<double> candidateUs, eagerUs, torchCompileUs, percentOfFloor;
 };
 

@@ -34,7 +34,8 @@ for bundle in batch["bundles"]:
     for i, dims in enumerate(task["shapes"]["tune"]):
         candidate = 100.0 / warps * slower
         timing.append({
-            "shape_id": {"set": "tune", "index": i, "shape": shape_name(dims)},
+            "shape_id": {"set": "tune", "index": i, "dims": dims,
+                         "shape": shape_name(dims)},
             "contestants": {
                 "candidate": {"median_us": candidate},
                 "eager_tf32_off": {"median_us": 100.0},
@@ -46,7 +47,8 @@ for bundle in batch["bundles"]:
     if "heldout" in batch.get("shapes", []):
         for i, dims in enumerate(task["shapes"]["heldout"]):
             timing.append({
-                "shape_id": {"set": "heldout", "index": i, "shape": shape_name(dims)},
+                "shape_id": {"set": "heldout", "index": i, "dims": dims,
+                             "shape": shape_name(dims)},
                 "contestants": {
                     "candidate": {"median_us": (5.0 + 5.0 * warps) * slower},
                     "eager_tf32_off": {"median_us": 10.0},
