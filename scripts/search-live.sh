@@ -38,7 +38,8 @@
 # KBENCH_LIVE_CALIBRATE=0 and the torch.compile packages with
 # KBENCH_COMPILED_BASELINES=0.
 # Each task's archive is LIVE_DIR/<task>/search.db, its best schedule
-# LIVE_DIR/<task>/best.mlir, its last output LIVE_DIR/<task>/step.json and
+# LIVE_DIR/<task>/best.mlir, its dispatch export (sm_90a, once a candidate
+# was timed; docs/search.md, "Exporting a dispatch") LIVE_DIR/<task>/dispatch/, its last output LIVE_DIR/<task>/step.json and
 # step.log. `step` needs build/bin/kbench; `measure` needs torch, nvcc and
 # build-deps/ (scripts/gpu-eval.sh --prepare). Exit status: 0 done or a round
 # is ready, 1 a search or a round failed, 2 bad usage.
@@ -101,6 +102,8 @@ EOF
                 --archive "$live/$task/search.db" --rounds-dir "$live/$task/rounds"
                 --export "$live/$task/best.mlir" --json)
     [ -f "$live/$task/search.db" ] && args+=(--resume)
+    # A host search times nothing, so only GPU searches export a dispatch.
+    [ "$target" = host ] || args+=(--export-dispatch "$live/$task/dispatch")
     "$kbench" search "${args[@]}" >"$live/$task/step.json" 2>"$live/$task/step.log"
     local rc=$?
     case $rc in

@@ -66,6 +66,9 @@ int runTasksCommand(llvm::ArrayRef<const char *> args) {
       kernelList.push_back(k);
     for (const std::string &s : listFiles(schedules, "", ".mlir"))
       scheduleList.push_back(s);
+    // A dispatch file is the task's default schedule when present.
+    for (const std::string &s : listFiles(schedules, "dispatch", ".json"))
+      scheduleList.push_back(s);
     list.push_back(llvm::json::Object{{"name", name},
                                       {"path", taskDir.str()},
                                       {"task_json", fs::exists(taskJson)},
