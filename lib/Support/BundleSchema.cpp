@@ -350,13 +350,8 @@ KernelSpec parseKernel(const Field &f) {
                  " (the shared memory of one CTA on " + kSm90aLimits.target + ")");
   }
   if (auto req = f.get(kRequires)) {
-    for (const Field &r : req->elements()) {
-      std::string error;
-      std::optional<ShapeFact> fact = ShapeFact::parse(r.string(), error);
-      if (!fact)
-        r.fail("'" + r.string() + "' is not a fact such as 'K % 8 == 0': " + error);
-      k.requirements.push_back(*fact);
-    }
+    for (const Field &r : req->elements())
+      k.requirements.push_back(parseFactField(r, "K % 8 == 0"));
   }
   if (auto res = f.get(kResources))
     k.resources = parseResources(*res);
@@ -478,13 +473,8 @@ BundleManifest parseManifest(const nlohmann::json &doc, const std::string &file)
     if (!variantNames.insert(variant.name).second)
       f.at(kName).fail("variant '" + variant.name + "' is listed twice");
     if (auto when = f.get(kWhen))
-      for (const Field &w : when->elements()) {
-        std::string error;
-        std::optional<ShapeFact> fact = ShapeFact::parse(w.string(), error);
-        if (!fact)
-          w.fail("'" + w.string() + "' is not a fact such as 'M >= 128': " + error);
-        variant.when.push_back(*fact);
-      }
+      for (const Field &w : when->elements())
+        variant.when.push_back(parseFactField(w, "M >= 128"));
     bool last = v + 1 == variants.size();
     if (last && !variant.when.empty())
       f.at(kWhen).fail("the last variant is the fallback for every other shape and takes "

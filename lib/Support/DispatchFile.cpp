@@ -4,7 +4,6 @@
 
 #include "kbench/Support/InputError.h"
 #include "kbench/Support/JsonField.h"
-#include "kbench/Support/ShapeExpr.h"
 
 #include <algorithm>
 #include <cctype>
@@ -65,12 +64,9 @@ DispatchFile parseDispatch(const std::filesystem::path &file,
       f.failAt("name", "variant '" + variant.name + "' is listed twice");
     if (auto when = f.get("when")) {
       for (const Field &w : when->elements()) {
-        std::string text = w.string(), error;
-        std::optional<ShapeFact> fact = ShapeFact::parse(text, error);
-        if (!fact)
-          w.fail("'" + text + "' is not a fact such as 'M >= 128': " + error);
+        ShapeFact fact = parseFactField(w, "M >= 128");
         std::set<std::string> symbols;
-        fact->collectSymbols(symbols);
+        fact.collectSymbols(symbols);
         for (const std::string &symbol : symbols)
           if (!taskDims.empty() &&
               std::find(taskDims.begin(), taskDims.end(), symbol) == taskDims.end()) {
@@ -80,7 +76,7 @@ DispatchFile parseDispatch(const std::filesystem::path &file,
             w.fail("'" + symbol + "' is not a dim of the task (its shapes name " + known +
                    ")");
           }
-        variant.when.push_back(fact->str());
+        variant.when.push_back(std::move(fact));
       }
     }
     bool last = v + 1 == variants.size();

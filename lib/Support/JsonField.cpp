@@ -175,6 +175,14 @@ ShapeExpr parseExprField(const Field &f) {
   return *e;
 }
 
+ShapeFact parseFactField(const Field &f, const char *example) {
+  std::string error;
+  std::optional<ShapeFact> fact = ShapeFact::parse(f.string(), error);
+  if (!fact)
+    f.fail("'" + f.string() + "' is not a fact such as '" + example + "': " + error);
+  return *fact;
+}
+
 DType parseDTypeField(const Field &f) {
   std::optional<DType> d = parseDType(f.string());
   if (!d)

@@ -17,6 +17,8 @@
 #ifndef KBENCH_SUPPORT_DISPATCHFILE_H
 #define KBENCH_SUPPORT_DISPATCHFILE_H
 
+#include "kbench/Support/ShapeExpr.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -27,9 +29,9 @@ namespace kbench {
 struct DispatchVariant {
   /// Letters, digits and '_': it becomes part of the kernels' symbols.
   std::string name;
-  /// Facts over the task's dims ("M >= 128"), as written; empty only for
-  /// the last variant, the fallback.
-  std::vector<std::string> when;
+  /// Facts over the task's dims ("M >= 128"); empty only for the last
+  /// variant, the fallback.
+  std::vector<ShapeFact> when;
   /// The transform script, resolved against the dispatch file's folder.
   std::filesystem::path schedule;
 };

@@ -73,6 +73,10 @@ nlohmann::json readJsonFile(const std::filesystem::path &path, const std::string
 
 /// A shape expression: an integer or a string in the ShapeExpr grammar.
 ShapeExpr parseExprField(const Field &f);
+
+/// A shape fact ("K % 8 == 0"): a string in the ShapeFact grammar; a bad one
+/// fails naming the field and `example`, a fact of the kind the field wants.
+ShapeFact parseFactField(const Field &f, const char *example);
 /// A dtype name (f32, f16, ...).
 DType parseDTypeField(const Field &f);
 
