@@ -14,6 +14,7 @@
 #include <cmath>
 #include <ctime>
 #include <map>
+#include <set>
 
 namespace path = llvm::sys::path;
 
@@ -71,25 +72,29 @@ bool exportSchedule(llvm::StringRef file, const CandidateRecord &best, const Run
 
 namespace {
 
-/// One timed shape and the candidate fastest there.
-struct ShapeWinner {
-  std::string label;
+/// A shape at which candidates were timed.
+struct TimedShape {
+  std::string label; ///< "tune M=8192 N=4096", "derived M=8192 N=1023"
   std::map<std::string, int64_t> dims;
-  double size = 1; ///< the product of the dims
-  const CandidateRecord *best = nullptr;
-  double bestUs = 0;
+  double fastestUs = 0; ///< the lowest median of the candidates compared
 };
 
-/// A run of neighbouring shapes (by size) with the same winner.
-struct ShapeClass {
-  const CandidateRecord *candidate = nullptr;
-  std::vector<const ShapeWinner *> shapes; ///< largest first
+/// A passing candidate and its median at each shape it was timed at.
+struct TimedCandidate {
+  const CandidateRecord *record = nullptr;
+  std::map<size_t, double> usAt; ///< by index into the shape list
 };
 
-/// Per shape label, the passing candidate with the lowest median there
-/// (the lower id on a tie, so the export is deterministic).
-std::vector<ShapeWinner> fastestPerShape(const std::vector<CandidateRecord> &records) {
-  std::map<std::string, ShapeWinner> winners;
+/// What the archive measured: every timed shape with known dims and every
+/// passing candidate's medians there.
+struct Measurements {
+  std::vector<TimedShape> shapes;
+  std::vector<TimedCandidate> candidates; ///< in record order
+};
+
+Measurements collectMeasurements(const std::vector<CandidateRecord> &records) {
+  Measurements m;
+  std::map<std::string, size_t> shapeIndex;
   for (const CandidateRecord &record : records) {
     if (record.evalStatus != "ok" || record.verdict != "pass" || record.shapes.empty())
       continue;
@@ -98,6 +103,7 @@ std::vector<ShapeWinner> fastestPerShape(const std::vector<CandidateRecord> &rec
       llvm::consumeError(parsed.takeError());
       continue;
     }
+    TimedCandidate candidate{&record, {}};
     const llvm::json::Array *shapes = parsed->getAsArray();
     for (const llvm::json::Value &entry : shapes ? *shapes : llvm::json::Array()) {
       const llvm::json::Object *shape = entry.getAsObject();
@@ -105,94 +111,234 @@ std::vector<ShapeWinner> fastestPerShape(const std::vector<CandidateRecord> &rec
       std::optional<double> us = shape ? shape->getNumber("candidate_us") : std::nullopt;
       if (!dims || dims->empty() || !us)
         continue; // measured before the archive kept dims, or not timed
-      std::string label = shape->getString("shape").value_or("").str();
-      ShapeWinner &winner = winners[label];
-      if (winner.best && (winner.bestUs < *us ||
-                          (winner.bestUs == *us && winner.best->id < record.id)))
-        continue;
-      winner.best = &record;
-      winner.bestUs = *us;
-      winner.dims.clear();
-      winner.size = 1;
-      for (const auto &[name, value] : *dims) {
-        int64_t extent = value.getAsInteger().value_or(1);
-        winner.dims[name.str()] = extent;
-        winner.size *= double(extent);
-      }
+      TimedShape timed;
       // The evaluation task calls the derived shapes "heldout" (Scoring.h);
       // the export says what they are.
       llvm::StringRef set = shape->getString("set").value_or("");
-      winner.label = set == "heldout" ? "derived" : set.str();
-      for (const auto &[name, extent] : winner.dims)
-        winner.label += " " + name + "=" + std::to_string(extent);
+      timed.label = set == "heldout" ? "derived" : set.str();
+      for (const auto &[name, value] : *dims)
+        timed.dims[name.str()] = value.getAsInteger().value_or(1);
+      for (const auto &[name, extent] : timed.dims)
+        timed.label += " " + name + "=" + std::to_string(extent);
+      auto [it, added] = shapeIndex.try_emplace(timed.label, m.shapes.size());
+      if (added)
+        m.shapes.push_back(std::move(timed));
+      candidate.usAt[it->second] = *us;
     }
+    if (!candidate.usAt.empty())
+      m.candidates.push_back(std::move(candidate));
   }
-  std::vector<ShapeWinner> result;
-  for (auto &[label, winner] : winners)
-    result.push_back(std::move(winner));
-  llvm::stable_sort(result, [](const ShapeWinner &a, const ShapeWinner &b) {
-    return a.size > b.size;
+  // Only candidates timed at every shape compare at every group of shapes
+  // (a resumed search whose evaluation task changed times others).
+  llvm::erase_if(m.candidates, [&](const TimedCandidate &c) {
+    return c.usAt.size() != m.shapes.size();
   });
-  return result;
+  // Tune shapes first, then the derived ones, each set largest first, so
+  // that the description reads the same whatever order reports listed them.
+  auto size = [](const TimedShape &shape) {
+    double product = 1;
+    for (const auto &[name, extent] : shape.dims)
+      product *= double(extent);
+    return product;
+  };
+  std::vector<size_t> order(m.shapes.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    bool aTune = llvm::StringRef(m.shapes[a].label).starts_with("tune");
+    bool bTune = llvm::StringRef(m.shapes[b].label).starts_with("tune");
+    if (aTune != bTune)
+      return aTune;
+    return size(m.shapes[a]) > size(m.shapes[b]);
+  });
+  std::vector<TimedShape> sorted;
+  for (size_t i : order)
+    sorted.push_back(std::move(m.shapes[i]));
+  m.shapes = std::move(sorted);
+  for (TimedCandidate &c : m.candidates) {
+    std::map<size_t, double> renumbered;
+    for (size_t i = 0; i < order.size(); ++i)
+      renumbered[i] = c.usAt.at(order[i]);
+    c.usAt = std::move(renumbered);
+  }
+  for (size_t s = 0; s < m.shapes.size(); ++s)
+    for (size_t c = 0; c < m.candidates.size(); ++c)
+      if (c == 0 || m.candidates[c].usAt.at(s) < m.shapes[s].fastestUs)
+        m.shapes[s].fastestUs = m.candidates[c].usAt.at(s);
+  return m;
 }
+
+/// A split must make the shapes it separates this much faster in all (the
+/// product of their speedups over one schedule for all of them), so that
+/// screen noise of a few percent does not buy a variant.
+constexpr double kMinSplitGain = 1.03;
+
+/// One variant of the export: a candidate and the facts that select it.
+struct ExportedVariant {
+  const CandidateRecord *candidate = nullptr;
+  std::vector<std::string> when;
+  std::vector<size_t> shapes; ///< the timed shapes it runs
+};
+
+/// Splits timed shapes into variants, one dim at a time: a group of shapes
+/// gets the one candidate best over all of them (the lowest sum of log
+/// slowdowns against each shape's fastest), unless splitting the group at
+/// `dim >= T` gains at least kMinSplitGain, and then each side is split
+/// again. A shape then runs the first variant whose facts hold, the upper
+/// side's variants carrying `dim >= T` before the lower side's.
+class DispatchSplitter {
+public:
+  explicit DispatchSplitter(const Measurements &m) : m(m) {}
+
+  std::vector<ExportedVariant> split() {
+    std::vector<size_t> all(m.shapes.size());
+    for (size_t i = 0; i < all.size(); ++i)
+      all[i] = i;
+    std::vector<ExportedVariant> variants;
+    emit(all, {}, variants);
+    return variants;
+  }
+
+private:
+  /// The summed log slowdown of `candidate` over `group`.
+  double cost(const TimedCandidate &candidate, const std::vector<size_t> &group) const {
+    double sum = 0;
+    for (size_t s : group)
+      sum += std::log(candidate.usAt.at(s) / m.shapes[s].fastestUs);
+    return sum;
+  }
+
+  /// The candidate best over `group` and its cost (the first in record
+  /// order on a tie, so the export is deterministic).
+  std::pair<const TimedCandidate *, double> best(const std::vector<size_t> &group) const {
+    const TimedCandidate *bestCandidate = nullptr;
+    double bestCost = 0;
+    for (const TimedCandidate &candidate : m.candidates) {
+      double c = cost(candidate, group);
+      if (!bestCandidate || c < bestCost - 1e-12) {
+        bestCandidate = &candidate;
+        bestCost = c;
+      }
+    }
+    return {bestCandidate, bestCost};
+  }
+
+  struct Split {
+    std::string fact;
+    std::vector<size_t> upper, lower;
+    double cost = 0;
+  };
+
+  /// The split of `group` at one dim that costs least, if any separates it.
+  std::optional<Split> bestSplit(const std::vector<size_t> &group) const {
+    std::optional<Split> result;
+    for (const auto &[dim, unused] : m.shapes[group.front()].dims) {
+      std::set<int64_t> extents;
+      for (size_t s : group)
+        extents.insert(m.shapes[s].dims.at(dim));
+      for (auto it = extents.begin(); std::next(it) != extents.end(); ++it) {
+        int64_t below = *it, above = *std::next(it);
+        // The geometric mean of the two extents, above `below`.
+        int64_t threshold = std::max<int64_t>(
+            below + 1, int64_t(std::floor(std::sqrt(double(below) * double(above)))));
+        Split candidate{dim + " >= " + std::to_string(threshold), {}, {}, 0};
+        for (size_t s : group)
+          (m.shapes[s].dims.at(dim) >= threshold ? candidate.upper : candidate.lower)
+              .push_back(s);
+        candidate.cost = best(candidate.upper).second + best(candidate.lower).second;
+        if (!result || candidate.cost < result->cost - 1e-12)
+          result = std::move(candidate);
+      }
+    }
+    return result;
+  }
+
+  void emit(const std::vector<size_t> &group, std::vector<std::string> when,
+            std::vector<ExportedVariant> &variants) const {
+    auto [whole, wholeCost] = best(group);
+    std::optional<Split> split = bestSplit(group);
+    if (!split || wholeCost - split->cost < std::log(kMinSplitGain)) {
+      variants.push_back({whole->record, std::move(when), group});
+      return;
+    }
+    std::vector<std::string> upperWhen = when;
+    upperWhen.push_back(split->fact);
+    emit(split->upper, std::move(upperWhen), variants);
+    emit(split->lower, std::move(when), variants);
+  }
+
+  const Measurements &m;
+};
 
 } // namespace
 
 bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &records,
                     const RunRecord &run, llvm::StringRef archivePath, std::string &error) {
-  std::vector<ShapeWinner> winners = fastestPerShape(records);
-  if (winners.empty()) {
+  Measurements measured = collectMeasurements(records);
+  if (measured.shapes.empty()) {
     error = "--export-dispatch needs a passing candidate timed at shapes with known dims; "
             "this archive has none (a host-target search times nothing, and archives "
             "written before per-shape dims were kept lack them)";
     return false;
   }
-  std::vector<ShapeClass> classes;
-  for (const ShapeWinner &winner : winners) {
-    if (classes.empty() || classes.back().candidate != winner.best)
-      classes.push_back({winner.best, {}});
-    classes.back().shapes.push_back(&winner);
+  if (measured.candidates.empty()) {
+    error = "--export-dispatch needs a passing candidate timed at every shape the archive "
+            "measured (" + std::to_string(measured.shapes.size()) +
+            " shapes); in this archive candidates were timed at different shape sets "
+            "(a search resumed with another evaluation task)";
+    return false;
   }
+  std::vector<ExportedVariant> variants = DispatchSplitter(measured).split();
 
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     error = "cannot create --export-dispatch " + dir.str() + ": " + ec.message();
     return false;
   }
-  // The size fact multiplies every dim, in name order ("M * N").
-  std::string product;
-  for (const auto &[name, extent] : winners.front().dims)
-    product += (product.empty() ? "" : " * ") + name;
-
-  llvm::json::Array variants;
+  llvm::json::Array entries;
   std::map<std::string, int> used;
+  std::map<const CandidateRecord *, std::string> scheduleOf;
   std::string description =
       "Exported by kbench search from " + archivePath.str() + " (task " + run.task +
       ", seed " + std::to_string(run.seed) + ", score " + run.score +
-      "): per timed shape the candidate with the lowest median there;";
-  for (size_t c = 0; c < classes.size(); ++c) {
-    const ShapeClass &shapeClass = classes[c];
-    std::string name = Engine::nameOf(shapeClass.candidate->round, shapeClass.candidate->index);
-    for (char &ch : name)
+      "): shapes split one dim at a time where another candidate gains at least " +
+      llvm::formatv("{0:F0}", (kMinSplitGain - 1) * 100).str() +
+      "%; per timed shape its variant and median;";
+  for (const ExportedVariant &variant : variants) {
+    std::string candidateName =
+        Engine::nameOf(variant.candidate->round, variant.candidate->index);
+    for (char &ch : candidateName)
       if (!llvm::isAlnum(ch))
         ch = '_';
+    std::string name = candidateName;
     if (int n = used[name]++)
       name += "_" + std::to_string(n + 1);
-    llvm::SmallString<256> file(dir);
-    path::append(file, name + ".mlir");
-    if (!exportSchedule(file, *shapeClass.candidate, run, archivePath, error))
-      return false;
-    llvm::json::Object variant{{"name", name}, {"schedule", name + ".mlir"}};
-    if (c + 1 < classes.size()) {
-      double smallestHere = shapeClass.shapes.back()->size;
-      double largestNext = classes[c + 1].shapes.front()->size;
-      auto threshold = int64_t(std::floor(std::sqrt(smallestHere * largestNext)));
-      variant["when"] = llvm::json::Array{product + " >= " + std::to_string(threshold)};
+    auto [file, added] = scheduleOf.try_emplace(variant.candidate, candidateName + ".mlir");
+    if (added) {
+      llvm::SmallString<256> path(dir);
+      path::append(path, file->second);
+      if (!exportSchedule(path, *variant.candidate, run, archivePath, error))
+        return false;
     }
-    for (const ShapeWinner *shape : shapeClass.shapes)
-      description += llvm::formatv(" {0}: {1} {2:F2} us;", shape->label, name,
-                                   shape->bestUs)
-                         .str();
-    variants.push_back(std::move(variant));
+    llvm::json::Object entry{{"name", name}, {"schedule", file->second}};
+    if (!variant.when.empty()) {
+      llvm::json::Array when;
+      for (const std::string &fact : variant.when)
+        when.push_back(fact);
+      entry["when"] = std::move(when);
+    }
+    entries.push_back(std::move(entry));
+    const TimedCandidate *timed = nullptr;
+    for (const TimedCandidate &c : measured.candidates)
+      if (c.record == variant.candidate)
+        timed = &c;
+    for (size_t s : variant.shapes) {
+      const TimedShape &shape = measured.shapes[s];
+      double us = timed->usAt.at(s);
+      description += llvm::formatv(" {0}: {1} {2:F2} us", shape.label, name, us).str();
+      if (shape.fastestUs < us)
+        description += llvm::formatv(" (fastest there {0:F2} us)", shape.fastestUs).str();
+      description += ";";
+    }
   }
   description.back() = '.';
 
@@ -206,7 +352,7 @@ bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &rec
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"description", description},
-                                   {"variants", std::move(variants)}}))
+                                   {"variants", std::move(entries)}}))
      << "\n";
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include "kbench/Search/Scoring.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -21,13 +22,27 @@ namespace path = llvm::sys::path;
 
 namespace kbench::search {
 
-llvm::json::Object derivedShape(const llvm::json::Object &tuneShape) {
-  llvm::json::Object shape;
-  for (const auto &[name, value] : tuneShape) {
-    std::optional<int64_t> d = value.getAsInteger();
-    shape[name] = d ? std::max<int64_t>(1, *d / 4 - 1) : 1;
+std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShape) {
+  // Dims in name order: a json::Object iterates in no fixed order.
+  std::vector<std::pair<std::string, int64_t>> dims;
+  for (const auto &[name, value] : tuneShape)
+    dims.push_back({name.str(), value.getAsInteger().value_or(1)});
+  llvm::sort(dims);
+  std::vector<llvm::json::Object> derived;
+  for (size_t shrunk = 0; shrunk < dims.size(); ++shrunk) {
+    int64_t previous = dims[shrunk].second;
+    for (int64_t factor : {4, 16}) {
+      int64_t extent = std::max<int64_t>(1, dims[shrunk].second / factor - 1);
+      if (extent == previous)
+        continue; // the tune shape or the shape of the smaller factor again
+      previous = extent;
+      llvm::json::Object shape;
+      for (size_t i = 0; i < dims.size(); ++i)
+        shape[dims[i].first] = i == shrunk ? extent : dims[i].second;
+      derived.push_back(std::move(shape));
+    }
   }
-  return shape;
+  return derived;
 }
 
 bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
@@ -55,7 +70,9 @@ bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
   llvm::json::Array derived;
   for (const llvm::json::Value &shape : *tune)
     if (const llvm::json::Object *dims = shape.getAsObject())
-      derived.push_back(derivedShape(*dims));
+      for (llvm::json::Object &shrunk : derivedShapes(*dims))
+        if (!llvm::is_contained(derived, llvm::json::Value(llvm::json::Object(shrunk))))
+          derived.push_back(std::move(shrunk));
   (*shapes)["heldout"] = std::move(derived);
 
   llvm::SmallString<256> out(outDir);

@@ -20,16 +20,22 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbench::search {
 
-/// The shape derived from a tune shape: every dimension d becomes
-/// max(1, d / 4 - 1), a quarter of the size and off every power of two, so
-/// that tiles sized for the tune shape meet a partial last tile.
-llvm::json::Object derivedShape(const llvm::json::Object &tuneShape);
+/// The shapes derived from a tune shape, two per dimension (dims in name
+/// order): that dimension d becomes max(1, d / 4 - 1), then max(1, d / 16 -
+/// 1), and the others keep their tune extents (an extent met already is not
+/// repeated). Smaller, like unseen shapes, and off every power of two, so
+/// that tiles sized for the tune shape meet a partial last tile; one dim
+/// shrunk at a time lets the measurements say which dim a schedule's speed
+/// depends on (long rows or many rows), which `--export-dispatch` splits
+/// on, and two steps per dim say how far a choice holds (docs/search.md).
+std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShape);
 
 /// Writes `outDir`/task.json: the task's task.json with its "heldout" set
-/// replaced by the derived shape of each tune shape. Returns false with
+/// replaced by the derived shapes of the tune shapes (each once). Returns false with
 /// `error` set when task.json cannot be read or written.
 bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
                          std::string &error);
