@@ -30,17 +30,13 @@ std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShap
   llvm::sort(dims);
   std::vector<llvm::json::Object> derived;
   for (size_t shrunk = 0; shrunk < dims.size(); ++shrunk) {
-    int64_t previous = dims[shrunk].second;
-    for (int64_t factor : {4, 16}) {
-      int64_t extent = std::max<int64_t>(1, dims[shrunk].second / factor - 1);
-      if (extent == previous)
-        continue; // the tune shape or the shape of the smaller factor again
-      previous = extent;
-      llvm::json::Object shape;
-      for (size_t i = 0; i < dims.size(); ++i)
-        shape[dims[i].first] = i == shrunk ? extent : dims[i].second;
-      derived.push_back(std::move(shape));
-    }
+    int64_t extent = std::max<int64_t>(1, dims[shrunk].second / 4 - 1);
+    if (extent == dims[shrunk].second)
+      continue; // a dim of 1: shrinking it gives the tune shape again
+    llvm::json::Object shape;
+    for (size_t i = 0; i < dims.size(); ++i)
+      shape[dims[i].first] = i == shrunk ? extent : dims[i].second;
+    derived.push_back(std::move(shape));
   }
   return derived;
 }

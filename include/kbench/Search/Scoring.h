@@ -24,14 +24,13 @@
 
 namespace kbench::search {
 
-/// The shapes derived from a tune shape, two per dimension (dims in name
-/// order): that dimension d becomes max(1, d / 4 - 1), then max(1, d / 16 -
-/// 1), and the others keep their tune extents (an extent met already is not
-/// repeated). Smaller, like unseen shapes, and off every power of two, so
-/// that tiles sized for the tune shape meet a partial last tile; one dim
-/// shrunk at a time lets the measurements say which dim a schedule's speed
-/// depends on (long rows or many rows), which `--export-dispatch` splits
-/// on, and two steps per dim say how far a choice holds (docs/search.md).
+/// The shapes derived from a tune shape, one per dimension larger than 1
+/// (dims in name order): that dimension d becomes max(1, d / 4 - 1) and the
+/// others keep their tune extents. Smaller, like unseen shapes, and off
+/// every power of two, so that tiles sized for the tune shape meet a partial
+/// last tile; one dim shrunk at a time lets the measurements say which dim
+/// a schedule's speed depends on (long rows or many rows), which
+/// `--export-dispatch` splits on (docs/search.md, "Fitness").
 std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShape);
 
 /// Writes `outDir`/task.json: the task's task.json with its "heldout" set
