@@ -85,12 +85,45 @@ struct TimedCandidate {
   std::map<size_t, double> usAt; ///< by index into the shape list
 };
 
-/// What the archive measured: every timed shape with known dims and every
-/// passing candidate's medians there.
+/// What the archive measured: every timed shape with known dims and the
+/// medians there of every passing candidate timed at all of them.
 struct Measurements {
   std::vector<TimedShape> shapes;
   std::vector<TimedCandidate> candidates; ///< in record order
 };
+
+/// Puts the tune shapes first, then the derived ones, each set largest
+/// first, so that the description reads the same whatever order the reports
+/// listed them in; renumbers the candidates' medians to match.
+void orderShapes(Measurements &m) {
+  auto size = [](const TimedShape &shape) {
+    double product = 1;
+    for (const auto &[name, extent] : shape.dims)
+      product *= double(extent);
+    return product;
+  };
+  std::vector<size_t> order(m.shapes.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    bool aTune = llvm::StringRef(m.shapes[a].label).starts_with("tune");
+    bool bTune = llvm::StringRef(m.shapes[b].label).starts_with("tune");
+    if (aTune != bTune)
+      return aTune;
+    return size(m.shapes[a]) > size(m.shapes[b]);
+  });
+  std::vector<TimedShape> sorted;
+  for (size_t i : order)
+    sorted.push_back(std::move(m.shapes[i]));
+  m.shapes = std::move(sorted);
+  for (TimedCandidate &c : m.candidates) {
+    std::map<size_t, double> renumbered;
+    for (size_t i = 0; i < order.size(); ++i)
+      if (auto it = c.usAt.find(order[i]); it != c.usAt.end())
+        renumbered[i] = it->second;
+    c.usAt = std::move(renumbered);
+  }
+}
 
 Measurements collectMeasurements(const std::vector<CandidateRecord> &records) {
   Measurements m;
@@ -133,34 +166,7 @@ Measurements collectMeasurements(const std::vector<CandidateRecord> &records) {
   llvm::erase_if(m.candidates, [&](const TimedCandidate &c) {
     return c.usAt.size() != m.shapes.size();
   });
-  // Tune shapes first, then the derived ones, each set largest first, so
-  // that the description reads the same whatever order reports listed them.
-  auto size = [](const TimedShape &shape) {
-    double product = 1;
-    for (const auto &[name, extent] : shape.dims)
-      product *= double(extent);
-    return product;
-  };
-  std::vector<size_t> order(m.shapes.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  llvm::stable_sort(order, [&](size_t a, size_t b) {
-    bool aTune = llvm::StringRef(m.shapes[a].label).starts_with("tune");
-    bool bTune = llvm::StringRef(m.shapes[b].label).starts_with("tune");
-    if (aTune != bTune)
-      return aTune;
-    return size(m.shapes[a]) > size(m.shapes[b]);
-  });
-  std::vector<TimedShape> sorted;
-  for (size_t i : order)
-    sorted.push_back(std::move(m.shapes[i]));
-  m.shapes = std::move(sorted);
-  for (TimedCandidate &c : m.candidates) {
-    std::map<size_t, double> renumbered;
-    for (size_t i = 0; i < order.size(); ++i)
-      renumbered[i] = c.usAt.at(order[i]);
-    c.usAt = std::move(renumbered);
-  }
+  orderShapes(m);
   for (size_t s = 0; s < m.shapes.size(); ++s)
     for (size_t c = 0; c < m.candidates.size(); ++c)
       if (c == 0 || m.candidates[c].usAt.at(s) < m.shapes[s].fastestUs)
@@ -233,6 +239,8 @@ private:
   std::optional<Split> bestSplit(const std::vector<size_t> &group) const {
     std::optional<Split> result;
     for (const auto &[dim, unused] : m.shapes[group.front()].dims) {
+      if (!llvm::all_of(group, [&](size_t s) { return m.shapes[s].dims.count(dim); }))
+        continue; // not a dim of every shape (never so for one task's shapes)
       std::set<int64_t> extents;
       for (size_t s : group)
         extents.insert(m.shapes[s].dims.at(dim));

@@ -99,8 +99,12 @@ protected:
 // whatever M is: the split is on N, at sqrt(1023 * 4096) = 2046.99 -> 2046.
 TEST_F(ExportDispatchTest, SplitsOnTheDimThatDecides) {
   std::vector<CandidateRecord> records = {
-      passing(0, {{"tune", 8192, 4096, 25}, {"heldout", 2047, 4096, 7}, {"heldout", 8192, 1023, 20}}),
-      passing(1, {{"tune", 8192, 4096, 50}, {"heldout", 2047, 4096, 14}, {"heldout", 8192, 1023, 10}}),
+      passing(0, {{"tune", 8192, 4096, 25},
+                  {"heldout", 2047, 4096, 7},
+                  {"heldout", 8192, 1023, 20}}),
+      passing(1, {{"tune", 8192, 4096, 50},
+                  {"heldout", 2047, 4096, 14},
+                  {"heldout", 8192, 1023, 10}}),
   };
   std::string error;
   ASSERT_TRUE(exportTo(records, error)) << error;
@@ -139,9 +143,15 @@ TEST_F(ExportDispatchTest, DoesNotSplitForLessThanThreePercent) {
 // variants carry both facts; the short-row variant is the fallback.
 TEST_F(ExportDispatchTest, SplitsEachSideAgain) {
   std::vector<CandidateRecord> records = {
-      passing(0, {{"tune", 8192, 4096, 25}, {"heldout", 2047, 4096, 12}, {"heldout", 8192, 1023, 30}}),
-      passing(1, {{"tune", 8192, 4096, 40}, {"heldout", 2047, 4096, 6}, {"heldout", 8192, 1023, 30}}),
-      passing(2, {{"tune", 8192, 4096, 60}, {"heldout", 2047, 4096, 20}, {"heldout", 8192, 1023, 10}}),
+      passing(0, {{"tune", 8192, 4096, 25},
+                  {"heldout", 2047, 4096, 12},
+                  {"heldout", 8192, 1023, 30}}),
+      passing(1, {{"tune", 8192, 4096, 40},
+                  {"heldout", 2047, 4096, 6},
+                  {"heldout", 8192, 1023, 30}}),
+      passing(2, {{"tune", 8192, 4096, 60},
+                  {"heldout", 2047, 4096, 20},
+                  {"heldout", 8192, 1023, 10}}),
   };
   std::string error;
   ASSERT_TRUE(exportTo(records, error)) << error;
@@ -160,8 +170,14 @@ TEST_F(ExportDispatchTest, SplitsEachSideAgain) {
 // many rows wanting 0 and few rows 1.
 TEST_F(ExportDispatchTest, ACandidateOnTwoSidesSharesItsScheduleFile) {
   std::vector<CandidateRecord> records = {
-      passing(0, {{"tune", 8192, 4096, 10}, {"heldout", 2047, 4096, 30}, {"heldout", 8192, 1023, 10}, {"heldout", 2047, 1023, 5}}),
-      passing(1, {{"tune", 8192, 4096, 12}, {"heldout", 2047, 4096, 10}, {"heldout", 8192, 1023, 40}, {"heldout", 2047, 1023, 20}}),
+      passing(0, {{"tune", 8192, 4096, 10},
+                  {"heldout", 2047, 4096, 30},
+                  {"heldout", 8192, 1023, 10},
+                  {"heldout", 2047, 1023, 5}}),
+      passing(1, {{"tune", 8192, 4096, 12},
+                  {"heldout", 2047, 4096, 10},
+                  {"heldout", 8192, 1023, 40},
+                  {"heldout", 2047, 1023, 20}}),
   };
   std::string error;
   ASSERT_TRUE(exportTo(records, error)) << error;
