@@ -9,6 +9,7 @@
 #include "kbench/Target/GPU/GPUBackend.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -17,6 +18,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <mutex>
+#include <thread>
 #include <cstdlib>
 
 using namespace mlir;
@@ -106,6 +109,40 @@ FailureOr<PtxasReport> kbench::parsePtxasLog(llvm::StringRef log,
   return report;
 }
 
+unsigned kbench::countPtxEntries(llvm::StringRef ptx) {
+  unsigned entries = 0;
+  llvm::SmallVector<llvm::StringRef> lines;
+  ptx.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (line.consume_front(".visible") || line.consume_front(".weak"))
+      line = line.ltrim();
+    if (line.starts_with(".entry ") || line.starts_with(".entry\t"))
+      ++entries;
+  }
+  return entries;
+}
+
+bool kbench::ptxasHasSplitCompile(llvm::StringRef ptxas) {
+  static std::mutex mutex;
+  static llvm::StringMap<bool> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, added] = known.try_emplace(ptxas, false);
+  if (!added)
+    return it->second;
+  SmallString<128> helpPath;
+  if (llvm::sys::fs::createTemporaryFile("kbench-ptxas-help", "txt", helpPath))
+    return false;
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, helpPath.str(),
+                                                helpPath.str()};
+  llvm::StringRef args[] = {ptxas, "--help"};
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt, redirects);
+  if (auto buffer = llvm::MemoryBuffer::getFile(helpPath))
+    it->second = rc == 0 && (*buffer)->getBuffer().contains("--split-compile");
+  llvm::sys::fs::remove(helpPath);
+  return it->second;
+}
+
 FailureOr<PtxasReport> kbench::runPtxas(llvm::StringRef ptx,
                                         llvm::StringRef cubinPath,
                                         const PtxasOptions &options,
@@ -148,6 +185,16 @@ FailureOr<PtxasReport> kbench::runPtxas(llvm::StringRef ptx,
   std::string opt = "-O" + std::to_string(options.optLevel);
   SmallVector<llvm::StringRef> args = {*ptxas, arch, opt, "-v",
                                        input,  "-o", cubinPath};
+  // A dispatch bundle's variants are independent kernels: ptxas assembles
+  // them side by side into the same machine code (compared section by
+  // section on the linear_bias_gelu_bf16 and matmul_bf16 bundles).
+  unsigned kernels = countPtxEntries(ptx);
+  unsigned threads = std::min(kernels, std::max(1u, std::thread::hardware_concurrency()));
+  std::string splitCompile = std::to_string(threads);
+  if (threads > 1 && ptxasHasSplitCompile(*ptxas)) {
+    args.push_back("--split-compile");
+    args.push_back(splitCompile);
+  }
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
                                                 logPath.str()};
   std::string message;

@@ -14,7 +14,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace kbench;
@@ -173,6 +178,84 @@ TEST(Ptxas, ReportsAMissingExecutable) {
   std::string error;
   EXPECT_TRUE(failed(runPtxas(".version 8.0", "/dev/null", options, error)));
   EXPECT_EQ(error, "ptxas '/nonexistent/ptxas' is not executable");
+}
+
+TEST(Ptxas, CountsEntryFunctions) {
+  EXPECT_EQ(countPtxEntries(".version 8.0\n.target sm_90a\n"
+                            ".visible .entry k__tma(\n\t.param .u64 a\n)\n{\n}\n"
+                            "\t.entry k__cp_async(\n)\n{\n}\n"
+                            ".func helper()\n{\n}\n"
+                            "// .entry in a comment\n"),
+            2u);
+  EXPECT_EQ(countPtxEntries(".version 8.0\n.func f()\n{\n}\n"), 0u);
+}
+
+/// A stand-in ptxas (a shell script) in a fresh folder: `--help` prints
+/// `help`; any other call records its arguments in args.txt, writes the
+/// output file and prints a -v report for one kernel `k`.
+class FakePtxas {
+public:
+  explicit FakePtxas(llvm::StringRef help) {
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("fake-ptxas", dir));
+    path = (dir + "/ptxas").str();
+    argsFile = (dir + "/args.txt").str();
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    EXPECT_FALSE(ec);
+    os << "#!/bin/sh\n"
+       << "if [ \"$1\" = --help ]; then echo '" << help << "'; exit 0; fi\n"
+       << "echo \"$@\" > '" << argsFile << "'\n"
+       << "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\n"
+       << "echo \"ptxas info    : Compiling entry function 'k' for 'sm_90a'\"\n"
+       << "echo \"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\"\n"
+       << "echo \"ptxas info    : Used 32 registers\"\n";
+    os.close();
+    llvm::sys::fs::setPermissions(path, llvm::sys::fs::all_read | llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_write);
+  }
+  ~FakePtxas() { llvm::sys::fs::remove_directories(dir); }
+
+  std::string recordedArgs() const {
+    auto buffer = llvm::MemoryBuffer::getFile(argsFile);
+    return buffer ? (*buffer)->getBuffer().trim().str() : "";
+  }
+
+  llvm::SmallString<128> dir;
+  std::string path, argsFile;
+};
+
+constexpr llvm::StringLiteral kTwoKernels =
+    ".version 8.0\n.visible .entry a()\n{\n}\n.visible .entry b()\n{\n}\n";
+
+TEST(Ptxas, AssemblesSeveralKernelsSideBySide) {
+  FakePtxas ptxas("  --split-compile <N>   (-split-compile)");
+  EXPECT_TRUE(ptxasHasSplitCompile(ptxas.path));
+  PtxasOptions options;
+  options.ptxasPath = ptxas.path;
+  std::string error;
+  std::string cubin = ptxas.dir.str().str() + "/k.cubin";
+  ASSERT_TRUE(succeeded(runPtxas(kTwoKernels, cubin, options, error))) << error;
+  if (std::thread::hardware_concurrency() >= 2)
+    EXPECT_NE(ptxas.recordedArgs().find("--split-compile 2"), std::string::npos)
+        << ptxas.recordedArgs();
+  // One kernel: nothing to split.
+  ASSERT_TRUE(succeeded(
+      runPtxas(".version 8.0\n.visible .entry a()\n{\n}\n", cubin, options, error)))
+      << error;
+  EXPECT_EQ(ptxas.recordedArgs().find("--split-compile"), std::string::npos)
+      << ptxas.recordedArgs();
+}
+
+TEST(Ptxas, LeavesSplitCompileOffWhenPtxasLacksIt) {
+  FakePtxas ptxas("  --opt-level <N>");
+  EXPECT_FALSE(ptxasHasSplitCompile(ptxas.path));
+  PtxasOptions options;
+  options.ptxasPath = ptxas.path;
+  std::string error;
+  std::string cubin = ptxas.dir.str().str() + "/k.cubin";
+  ASSERT_TRUE(succeeded(runPtxas(kTwoKernels, cubin, options, error))) << error;
+  EXPECT_EQ(ptxas.recordedArgs().find("--split-compile"), std::string::npos)
+      << ptxas.recordedArgs();
 }
 
 } // namespace

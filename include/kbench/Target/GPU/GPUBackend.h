@@ -124,8 +124,18 @@ std::optional<std::string> findPtxas(llvm::StringRef explicitPath = {});
 mlir::FailureOr<PtxasReport> parsePtxasLog(llvm::StringRef log,
                                            std::string &error);
 
+/// The number of entry functions (kernels) of `ptx`.
+unsigned countPtxEntries(llvm::StringRef ptx);
+
+/// Whether the ptxas at `ptxas` takes `--split-compile` (it lists it in its
+/// `--help`; CUDA 12 and later). Asked once per path and remembered.
+bool ptxasHasSplitCompile(llvm::StringRef ptxas);
+
 /// Assembles `ptx` into `cubinPath` with `ptxas -arch=<arch> -O<n> -v` and
-/// parses the report. On failure `error` holds ptxas's diagnostics or why it
+/// parses the report. PTX with several kernels (a dispatch bundle's
+/// variants) is assembled one kernel per thread (`--split-compile N`, N the
+/// kernels, at most the hardware threads) where ptxas has the flag: the
+/// machine code is the same, the wall time that of the largest kernel. On failure `error` holds ptxas's diagnostics or why it
 /// could not run.
 mlir::FailureOr<PtxasReport> runPtxas(llvm::StringRef ptx,
                                       llvm::StringRef cubinPath,
