@@ -18,9 +18,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
-#include <cstdlib>
 
 using namespace mlir;
 using namespace kbench;

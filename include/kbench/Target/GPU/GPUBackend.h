@@ -135,8 +135,8 @@ bool ptxasHasSplitCompile(llvm::StringRef ptxas);
 /// parses the report. PTX with several kernels (a dispatch bundle's
 /// variants) is assembled one kernel per thread (`--split-compile N`, N the
 /// kernels, at most the hardware threads) where ptxas has the flag: the
-/// machine code is the same, the wall time that of the largest kernel. On failure `error` holds ptxas's diagnostics or why it
-/// could not run.
+/// machine code is the same, the wall time that of the largest kernel. On
+/// failure `error` holds ptxas's diagnostics or why it could not run.
 mlir::FailureOr<PtxasReport> runPtxas(llvm::StringRef ptx,
                                       llvm::StringRef cubinPath,
                                       const PtxasOptions &options,
