@@ -235,9 +235,13 @@ TEST(Ptxas, AssemblesSeveralKernelsSideBySide) {
   std::string error;
   std::string cubin = ptxas.dir.str().str() + "/k.cubin";
   ASSERT_TRUE(succeeded(runPtxas(kTwoKernels, cubin, options, error))) << error;
-  if (std::thread::hardware_concurrency() >= 2)
+  if (std::thread::hardware_concurrency() >= 2) {
     EXPECT_NE(ptxas.recordedArgs().find("--split-compile 2"), std::string::npos)
         << ptxas.recordedArgs();
+  } else { // one hardware thread: one kernel at a time
+    EXPECT_EQ(ptxas.recordedArgs().find("--split-compile"), std::string::npos)
+        << ptxas.recordedArgs();
+  }
   // One kernel: nothing to split.
   ASSERT_TRUE(succeeded(
       runPtxas(".version 8.0\n.visible .entry a()\n{\n}\n", cubin, options, error)))
