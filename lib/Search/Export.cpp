@@ -142,8 +142,9 @@ Measurements collectMeasurements(const std::vector<CandidateRecord> &records) {
       const llvm::json::Object *shape = entry.getAsObject();
       const llvm::json::Object *dims = shape ? shape->getObject("dims") : nullptr;
       std::optional<double> us = shape ? shape->getNumber("candidate_us") : std::nullopt;
-      if (!dims || dims->empty() || !us)
-        continue; // measured before the archive kept dims, or not timed
+      if (!dims || dims->empty() || !us || !(*us > 0))
+        continue; // measured before the archive kept dims, not timed, or a
+                  // median no clock gives (0, negative, NaN): not compared
       TimedShape timed;
       // The evaluation task calls the derived shapes "heldout" (Scoring.h);
       // the export says what they are.

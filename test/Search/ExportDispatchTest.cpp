@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace kbench::search;
 
 namespace {
@@ -204,6 +206,21 @@ TEST_F(ExportDispatchTest, RefusesAnArchiveWithoutTimedShapes) {
   EXPECT_NE(error.find("needs a passing candidate timed at shapes with known dims"),
             std::string::npos)
       << error;
+}
+
+// A median of 0 (or NaN) is no measurement: that candidate is left out of
+// the comparison instead of making every other look infinitely slow.
+TEST_F(ExportDispatchTest, IgnoresMediansNoClockGives) {
+  std::vector<CandidateRecord> records = {
+      passing(0, {{"tune", 8192, 4096, 0}, {"heldout", 8192, 1023, 0}}),
+      passing(1, {{"tune", 8192, 4096, 30}, {"heldout", 8192, 1023, 12}}),
+      passing(2, {{"tune", 8192, 4096, 25}, {"heldout", 8192, 1023, std::nan("")}}),
+  };
+  std::string error;
+  ASSERT_TRUE(exportTo(records, error)) << error;
+  std::vector<Variant> v = variants();
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].name, "c0_1");
 }
 
 // Candidates timed at different shape sets cannot be compared everywhere.
