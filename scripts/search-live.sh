@@ -5,6 +5,8 @@
 #   scripts/search-live.sh measure LIVE_DIR [OUT_DIR]     GPU machine (no MLIR)
 #   scripts/search-live.sh setup LIVE_DIR [OUT_DIR]       GPU machine: measure's
 #                                                         first half alone
+#   scripts/search-live.sh bundles LIVE_DIR BUNDLES_DIR   CPU machine: exports
+#                                                         and defaults to evaluate
 #
 # Drives `kbench search` for several tasks at once through the round trip of
 # docs/search.md ("Compile here, measure there"), so that each round of all
@@ -28,6 +30,11 @@
 #   setup    the runner, the ceilings and the packages without any round: a
 #            first call on a fresh machine, so that no `measure` pays the
 #            build and inductor's cold start (minutes) inside its time limit.
+#   bundles  CPU machine: compiles, per task, what the searches found beside
+#            the task's default into BUNDLES_DIR for scripts/gpu-eval.sh (the
+#            full protocol, side by side): <task>-dispatch from the dispatch
+#            export, <task>-best from best.mlir (each when it exists) and
+#            <task> from the task's own default.
 #
 # The first `step` fixes the settings in LIVE_DIR/settings (later steps read
 # them): KBENCH_LIVE_TASKS (default "gelu_bias layernorm row_softmax
@@ -47,7 +54,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR] | setup LIVE_DIR [OUT_DIR]" >&2
+  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR] | setup LIVE_DIR [OUT_DIR] | bundles LIVE_DIR BUNDLES_DIR" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -186,9 +193,44 @@ measure() {
   return $failed
 }
 
+bundles() {
+  local out=$1
+  [ -f "$live/settings" ] || { echo "search-live: no $live/settings (run step first)" >&2; exit 2; }
+  # shellcheck source=/dev/null
+  . "$live/settings"
+  local kbench=${KBENCH:-$root/build/bin/kbench}
+  [ -x "$kbench" ] || { echo "search-live: no $kbench (scripts/build.sh kbench)" >&2; exit 2; }
+  mkdir -p "$out" && out=$(cd "$out" && pwd)
+  local failed=0 count=0 task name what
+  for task in $tasks; do
+    for name in "$task-dispatch" "$task-best" "$task"; do
+      case $name in
+        *-dispatch) [ -f "$live/$task/dispatch/dispatch.json" ] || continue
+                    what=(--dispatch "$live/$task/dispatch/dispatch.json") ;;
+        *-best) [ -f "$live/$task/best.mlir" ] || continue
+                what=(--schedule "$live/$task/best.mlir") ;;
+        *) what=() ;;
+      esac
+      rm -rf "${out:?}/$name"
+      if "$kbench" compile "$root/tasks/$task" ${what[@]+"${what[@]}"} --target "$target" \
+           -o "$out/$name" >"$out/$name.log" 2>&1; then
+        count=$((count + 1))
+      else
+        echo "search-live: $name did not compile:" >&2
+        tail -5 "$out/$name.log" >&2
+        failed=1
+      fi
+    done
+  done
+  echo "search-live: $count bundles in $out; on the GPU machine, from the repository root:"
+  echo "  scripts/gpu-eval.sh ${out#"$root"/} \"\$OUT/eval\""
+  return $failed
+}
+
 case "$mode" in
   step) step "$@" ;;
   measure) [ $# -le 1 ] || usage; measure rounds "$@" ;;
   setup) [ $# -le 1 ] || usage; measure none "$@" ;;
+  bundles) [ $# -eq 1 ] || usage; bundles "$@" ;;
   *) usage ;;
 esac
