@@ -182,7 +182,7 @@ constexpr double kMinSplitGain = 1.03;
 
 /// One variant of the export: a candidate and the facts that select it.
 struct ExportedVariant {
-  const CandidateRecord *candidate = nullptr;
+  const TimedCandidate *candidate = nullptr;
   std::vector<std::string> when;
   std::vector<size_t> shapes; ///< the timed shapes it runs
 };
@@ -267,7 +267,7 @@ private:
     auto [whole, wholeCost] = best(group);
     std::optional<Split> split = bestSplit(group);
     if (!split || wholeCost - split->cost < std::log(kMinSplitGain)) {
-      variants.push_back({whole->record, std::move(when), group});
+      variants.push_back({whole, std::move(when), group});
       return;
     }
     std::vector<std::string> upperWhen = when;
@@ -313,19 +313,19 @@ bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &rec
       llvm::formatv("{0:F0}", (kMinSplitGain - 1) * 100).str() +
       "%; per timed shape its variant and median;";
   for (const ExportedVariant &variant : variants) {
-    std::string candidateName =
-        Engine::nameOf(variant.candidate->round, variant.candidate->index);
+    const CandidateRecord &record = *variant.candidate->record;
+    std::string candidateName = Engine::nameOf(record.round, record.index);
     for (char &ch : candidateName)
       if (!llvm::isAlnum(ch))
         ch = '_';
     std::string name = candidateName;
     if (int n = used[name]++)
       name += "_" + std::to_string(n + 1);
-    auto [file, added] = scheduleOf.try_emplace(variant.candidate, candidateName + ".mlir");
+    auto [file, added] = scheduleOf.try_emplace(&record, candidateName + ".mlir");
     if (added) {
       llvm::SmallString<256> path(dir);
       path::append(path, file->second);
-      if (!exportSchedule(path, *variant.candidate, run, archivePath, error))
+      if (!exportSchedule(path, record, run, archivePath, error))
         return false;
     }
     llvm::json::Object entry{{"name", name}, {"schedule", file->second}};
@@ -336,13 +336,9 @@ bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &rec
       entry["when"] = std::move(when);
     }
     entries.push_back(std::move(entry));
-    const TimedCandidate *timed = nullptr;
-    for (const TimedCandidate &c : measured.candidates)
-      if (c.record == variant.candidate)
-        timed = &c;
     for (size_t s : variant.shapes) {
       const TimedShape &shape = measured.shapes[s];
-      double us = timed->usAt.at(s);
+      double us = variant.candidate->usAt.at(s);
       description += llvm::formatv(" {0}: {1} {2:F2} us", shape.label, name, us).str();
       if (shape.fastestUs < us)
         description += llvm::formatv(" (fastest there {0:F2} us)", shape.fastestUs).str();

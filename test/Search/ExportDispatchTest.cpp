@@ -67,6 +67,15 @@ protected:
     return exportDispatch(dir, records, run, "made-up.db", error);
   }
 
+  /// Exports `records` and reads the variants back (none when the export
+  /// failed, which the expectation reports).
+  std::vector<Variant> exportAndRead(const std::vector<CandidateRecord> &records) {
+    std::string error;
+    bool exported = exportTo(records, error);
+    EXPECT_TRUE(exported) << error;
+    return exported ? variants() : std::vector<Variant>{};
+  }
+
   std::vector<Variant> variants() {
     llvm::SmallString<256> file(dir);
     llvm::sys::path::append(file, "dispatch.json");
@@ -108,9 +117,7 @@ TEST_F(ExportDispatchTest, SplitsOnTheDimThatDecides) {
                   {"heldout", 2047, 4096, 14},
                   {"heldout", 8192, 1023, 10}}),
   };
-  std::string error;
-  ASSERT_TRUE(exportTo(records, error)) << error;
-  std::vector<Variant> v = variants();
+  std::vector<Variant> v = exportAndRead(records);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].name, "c0_0");
   EXPECT_EQ(v[0].when, "N >= 2046");
@@ -129,9 +136,7 @@ TEST_F(ExportDispatchTest, DoesNotSplitForLessThanThreePercent) {
       passing(0, {{"tune", 8192, 4096, 25}, {"heldout", 8192, 1023, 10.2}}),
       passing(1, {{"tune", 8192, 4096, 50}, {"heldout", 8192, 1023, 10}}),
   };
-  std::string error;
-  ASSERT_TRUE(exportTo(records, error)) << error;
-  std::vector<Variant> v = variants();
+  std::vector<Variant> v = exportAndRead(records);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].name, "c0_0");
   EXPECT_EQ(v[0].when, "");
@@ -155,9 +160,7 @@ TEST_F(ExportDispatchTest, SplitsEachSideAgain) {
                   {"heldout", 2047, 4096, 20},
                   {"heldout", 8192, 1023, 10}}),
   };
-  std::string error;
-  ASSERT_TRUE(exportTo(records, error)) << error;
-  std::vector<Variant> v = variants();
+  std::vector<Variant> v = exportAndRead(records);
   ASSERT_EQ(v.size(), 3u);
   EXPECT_EQ(v[0].name, "c0_0");
   EXPECT_EQ(v[0].when, "N >= 2046 && M >= 4094");
@@ -181,9 +184,7 @@ TEST_F(ExportDispatchTest, ACandidateOnTwoSidesSharesItsScheduleFile) {
                   {"heldout", 8192, 1023, 40},
                   {"heldout", 2047, 1023, 20}}),
   };
-  std::string error;
-  ASSERT_TRUE(exportTo(records, error)) << error;
-  std::vector<Variant> v = variants();
+  std::vector<Variant> v = exportAndRead(records);
   ASSERT_EQ(v.size(), 3u);
   EXPECT_EQ(v[0].name, "c0_0");
   EXPECT_EQ(v[0].when, "N >= 2046 && M >= 4094");
@@ -216,9 +217,7 @@ TEST_F(ExportDispatchTest, IgnoresMediansNoClockGives) {
       passing(1, {{"tune", 8192, 4096, 30}, {"heldout", 8192, 1023, 12}}),
       passing(2, {{"tune", 8192, 4096, 25}, {"heldout", 8192, 1023, std::nan("")}}),
   };
-  std::string error;
-  ASSERT_TRUE(exportTo(records, error)) << error;
-  std::vector<Variant> v = variants();
+  std::vector<Variant> v = exportAndRead(records);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].name, "c0_1");
 }

@@ -215,6 +215,13 @@ public:
   }
   ~FakePtxas() { llvm::sys::fs::remove_directories(dir); }
 
+  /// runPtxas with this ptxas, into a cubin in its folder.
+  bool assemble(llvm::StringRef ptx, std::string &error) const {
+    PtxasOptions options;
+    options.ptxasPath = path;
+    return succeeded(runPtxas(ptx, dir.str().str() + "/k.cubin", options, error));
+  }
+
   std::string recordedArgs() const {
     auto buffer = llvm::MemoryBuffer::getFile(argsFile);
     return buffer ? (*buffer)->getBuffer().trim().str() : "";
@@ -230,11 +237,8 @@ constexpr llvm::StringLiteral kTwoKernels =
 TEST(Ptxas, AssemblesSeveralKernelsSideBySide) {
   FakePtxas ptxas("  --split-compile <N>   (-split-compile)");
   EXPECT_TRUE(ptxasHasSplitCompile(ptxas.path));
-  PtxasOptions options;
-  options.ptxasPath = ptxas.path;
   std::string error;
-  std::string cubin = ptxas.dir.str().str() + "/k.cubin";
-  ASSERT_TRUE(succeeded(runPtxas(kTwoKernels, cubin, options, error))) << error;
+  ASSERT_TRUE(ptxas.assemble(kTwoKernels, error)) << error;
   if (std::thread::hardware_concurrency() >= 2) {
     EXPECT_NE(ptxas.recordedArgs().find("--split-compile 2"), std::string::npos)
         << ptxas.recordedArgs();
@@ -243,9 +247,7 @@ TEST(Ptxas, AssemblesSeveralKernelsSideBySide) {
         << ptxas.recordedArgs();
   }
   // One kernel: nothing to split.
-  ASSERT_TRUE(succeeded(
-      runPtxas(".version 8.0\n.visible .entry a()\n{\n}\n", cubin, options, error)))
-      << error;
+  ASSERT_TRUE(ptxas.assemble(".version 8.0\n.visible .entry a()\n{\n}\n", error)) << error;
   EXPECT_EQ(ptxas.recordedArgs().find("--split-compile"), std::string::npos)
       << ptxas.recordedArgs();
 }
@@ -253,11 +255,8 @@ TEST(Ptxas, AssemblesSeveralKernelsSideBySide) {
 TEST(Ptxas, LeavesSplitCompileOffWhenPtxasLacksIt) {
   FakePtxas ptxas("  --opt-level <N>");
   EXPECT_FALSE(ptxasHasSplitCompile(ptxas.path));
-  PtxasOptions options;
-  options.ptxasPath = ptxas.path;
   std::string error;
-  std::string cubin = ptxas.dir.str().str() + "/k.cubin";
-  ASSERT_TRUE(succeeded(runPtxas(kTwoKernels, cubin, options, error))) << error;
+  ASSERT_TRUE(ptxas.assemble(kTwoKernels, error)) << error;
   EXPECT_EQ(ptxas.recordedArgs().find("--split-compile"), std::string::npos)
       << ptxas.recordedArgs();
 }
