@@ -195,7 +195,7 @@ for report_path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
         "timing": [],
     }
     for t in r.get("timing", []):
-        if "contestants" not in t:
+        if not t.get("contestants"):
             continue
         c = t["contestants"]
         entry["timing"].append({

@@ -246,7 +246,9 @@ void AlignmentAnalysis::processOp(Operation *op) {
         checkStore(op, *access, origin, axis);
     return;
   }
-  if (isa<ReduceOp>(op)) {
+  // A scan's element j combines elements <= j of the same axis: its own
+  // index, so lanes keep their origins as through an elementwise op.
+  if (isa<ReduceOp, ScanOp>(op)) {
     states[op->getResult(0)] = get(op->getOperand(0)).mapAxes(*axisSources(op));
     return;
   }

@@ -149,6 +149,11 @@ private:
                         const std::string &what, const std::string &fix);
   void processElementwise(mlir::Operation *op);
   void processSelect(mlir::arith::SelectOp op);
+  void processScan(tile::ScanOp op);
+  /// Reports every entry that is not neutral for `kind` at `consumer`
+  /// ("reduces (add) lanes of ...").
+  void requireNeutral(mlir::Operation *consumer, tile::ReduceKind kind,
+                      llvm::ArrayRef<Entry> entries, const std::string &verb);
   void processMma(tile::MmaOp op);
   void processLaneIndex(mlir::Operation *op);
 };

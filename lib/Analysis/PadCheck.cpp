@@ -75,6 +75,79 @@ void PadAnalysis::processElementwise(Operation *op) {
   states[result] = out;
 }
 
+/// The pad value a combiner ignores (Any for mul: no pad gives one), and
+/// how to get it where a kernel has another.
+static std::pair<Lane, const char *> neutralPad(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::add:
+    return {Lane::Zero, "add needs zero there: use pad(zero) or mask the "
+                        "lanes with arith.select"};
+  case ReduceKind::max:
+    return {Lane::NegInf, "max needs -inf there: use pad(neg_inf)"};
+  case ReduceKind::min:
+    return {Lane::PosInf, "min needs +inf there: use pad(pos_inf)"};
+  case ReduceKind::mul:
+    break;
+  }
+  return {Lane::Any, "mul needs one there, which no pad provides: mask the "
+                     "lanes with arith.select"};
+}
+
+/// What combining lanes of class `a` and `b` gives, per kind.
+static Lane combineLanes(ReduceKind kind, Lane a, Lane b) {
+  switch (kind) {
+  case ReduceKind::add:
+    return add(a, b);
+  case ReduceKind::mul:
+    return mul(a, b);
+  case ReduceKind::max:
+    return max(a, b, /*propagateNaN=*/true);
+  case ReduceKind::min:
+    return min(a, b, /*propagateNaN=*/true);
+  }
+  return Lane::Any;
+}
+
+/// Every value a run of lanes of class `lane` can combine to (the lattice is
+/// finite, so the closure is reached in a few steps).
+static Lane scanClosure(ReduceKind kind, Lane lane) {
+  for (Lane next = join(lane, combineLanes(kind, lane, lane)); next != lane;
+       next = join(lane, combineLanes(kind, lane, lane)))
+    lane = next;
+  return lane;
+}
+
+void PadAnalysis::requireNeutral(Operation *consumer, ReduceKind kind,
+                                 ArrayRef<Entry> entries,
+                                 const std::string &verb) {
+  auto [neutral, fix] = neutralPad(kind);
+  for (const Entry &entry : entries)
+    if (entry.value != neutral || neutral == Lane::Any)
+      reportNotNeutral(consumer, entry,
+                       verb + " (" + stringifyReduceKind(kind).str() + ")",
+                       fix);
+}
+
+/// A scan combines, per lane, the lanes at or before it along its dim. Pads
+/// along that dim must be neutral, so the data lanes come out right; the
+/// padded lanes themselves then hold running totals of data (finite, and no
+/// longer neutral for anything that consumes them): any combination of the
+/// data and the pad. Along the other dims a padded lane is combined with
+/// padded lanes only.
+void PadAnalysis::processScan(ScanOp op) {
+  State in = get(op.getInput());
+  unsigned dim = op.getDim();
+  ReduceKind kind = op.getKind();
+  requireNeutral(op, kind, in.axes[dim], "scans");
+  State out = in;
+  out.base = scanClosure(kind, in.base);
+  for (auto [axis, entries] : llvm::enumerate(out.axes))
+    for (Entry &entry : entries)
+      entry.value = scanClosure(
+          kind, axis == dim ? join(in.base, entry.value) : entry.value);
+  states[op.getResult()] = out;
+}
+
 void PadAnalysis::processSelect(arith::SelectOp op) {
   State cond = get(op.getCondition());
   State t = get(op.getTrueValue()), f = get(op.getFalseValue());
@@ -212,40 +285,12 @@ void PadAnalysis::processOp(Operation *op) {
   }
   if (auto reduce = dyn_cast<ReduceOp>(op)) {
     State in = get(reduce.getInput());
-    unsigned dim = reduce.getDim();
-    Lane neutral = Lane::Any;
-    const char *fix = "";
-    switch (reduce.getKind()) {
-    case ReduceKind::add:
-      neutral = Lane::Zero;
-      fix = "add needs zero there: use pad(zero) or mask the lanes with "
-            "arith.select";
-      break;
-    case ReduceKind::max:
-      neutral = Lane::NegInf;
-      fix = "max needs -inf there: use pad(neg_inf)";
-      break;
-    case ReduceKind::min:
-      neutral = Lane::PosInf;
-      fix = "min needs +inf there: use pad(pos_inf)";
-      break;
-    case ReduceKind::mul:
-      neutral = Lane::Any;
-      fix = "mul needs one there, which no pad provides: mask the lanes "
-            "with arith.select";
-      break;
-    }
-    for (const Entry &entry : in.axes[dim])
-      if (entry.value != neutral || neutral == Lane::Any)
-        reportNotNeutral(op,
-                         entry,
-                         "reduces (" +
-                             stringifyReduceKind(reduce.getKind()).str() +
-                             ")",
-                         fix);
+    requireNeutral(op, reduce.getKind(), in.axes[reduce.getDim()], "reduces");
     states[reduce.getResult()] = in.mapAxes(*axisSources(op));
     return;
   }
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return processScan(scan);
   if (auto mma = dyn_cast<MmaOp>(op))
     return processMma(mma);
   if (auto select = dyn_cast<arith::SelectOp>(op))

@@ -302,3 +302,14 @@ kbench::gpu_lowering::withLayout(mlir::RankedTensorType type,
       type.getShape(), type.getElementType(),
       getEncoding(type.getContext(), layout));
 }
+
+llvm::SmallVector<int64_t>
+kbench::gpu_lowering::layoutPositions(int64_t flat,
+                                      llvm::ArrayRef<int64_t> counts) {
+  llvm::SmallVector<int64_t> pos(counts.size());
+  for (int64_t d = static_cast<int64_t>(counts.size()) - 1; d >= 0; --d) {
+    pos[d] = flat % counts[d];
+    flat /= counts[d];
+  }
+  return pos;
+}

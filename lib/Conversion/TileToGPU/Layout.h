@@ -62,6 +62,11 @@ struct DimLayout {
   }
 };
 
+/// The per-dim positions of flat index `flat` in a thread's vector whose
+/// row-major shape is `counts` (Layout::counts()).
+llvm::SmallVector<int64_t> layoutPositions(int64_t flat,
+                                           llvm::ArrayRef<int64_t> counts);
+
 /// A blocked layout of a rank-N tile over `numWarps` warps of 32 lanes.
 struct Layout {
   llvm::SmallVector<DimLayout, 2> dims;

@@ -109,6 +109,9 @@ void populateMemoryPatterns(const TileTypeConverter &converter,
 void populateReducePatterns(const TileTypeConverter &converter,
                             KernelContext &ctx,
                             mlir::RewritePatternSet &patterns);
+void populateScanPatterns(const TileTypeConverter &converter,
+                          KernelContext &ctx,
+                          mlir::RewritePatternSet &patterns);
 void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
                          mlir::RewritePatternSet &patterns);
 void populateTensorCorePatterns(const TileTypeConverter &converter,

@@ -16,7 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Combiners.h"
 #include "SharedMemory.h"
+#include "Shuffle.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,16 +27,6 @@
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
-
-/// Per-dim positions of flat position `flat` in a vector of `counts`.
-static SmallVector<int64_t> positions(int64_t flat, ArrayRef<int64_t> counts) {
-  SmallVector<int64_t> pos(counts.size());
-  for (int64_t d = counts.size() - 1; d >= 0; --d) {
-    pos[d] = flat % counts[d];
-    flat /= counts[d];
-  }
-  return pos;
-}
 
 static int64_t flatten(ArrayRef<int64_t> pos, ArrayRef<int64_t> strides) {
   int64_t flat = 0;
@@ -57,27 +49,6 @@ static Value shuffle(OpBuilder &b, Location loc, Value vec,
         b, loc, VectorType::get({(int64_t)mask.size()}, type.getElementType()),
         vector::ExtractOp::create(b, loc, vec, ArrayRef<int64_t>{0}));
   return vector::ShuffleOp::create(b, loc, vec, vec, mask);
-}
-
-/// The arith op combining two values for a reduction kind.
-static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                     Value lhs, Value rhs) {
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
-  switch (kind) {
-  case tile::ReduceKind::add:
-    return isFloat ? (Value)arith::AddFOp::create(b, loc, lhs, rhs)
-                   : (Value)arith::AddIOp::create(b, loc, lhs, rhs);
-  case tile::ReduceKind::mul:
-    return isFloat ? (Value)arith::MulFOp::create(b, loc, lhs, rhs)
-                   : (Value)arith::MulIOp::create(b, loc, lhs, rhs);
-  case tile::ReduceKind::max:
-    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, lhs, rhs)
-                   : (Value)arith::MaxSIOp::create(b, loc, lhs, rhs);
-  case tile::ReduceKind::min:
-    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, lhs, rhs)
-                   : (Value)arith::MinSIOp::create(b, loc, lhs, rhs);
-  }
-  return {};
 }
 
 static gpu::AllReduceOperation gpuReduceKind(tile::ReduceKind kind,
@@ -120,7 +91,7 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
     for (int64_t j = 0; j < counts[dim]; ++j) {
       SmallVector<int64_t> mask;
       for (int64_t q = 0; q < outN; ++q) {
-        SmallVector<int64_t> pos = positions(q, outCounts);
+        SmallVector<int64_t> pos = layoutPositions(q, outCounts);
         pos.insert(pos.begin() + dim, j);
         mask.push_back(flatten(pos, strides));
       }
@@ -143,10 +114,23 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
     gpu::AllReduceOperation kind = gpuReduceKind(op.getKind(), isFloat);
     if (dl.lanes > 1) {
       SmallVector<Value> elements;
+      // The upstream lowering shuffles 32-bit values only: index and 64-bit
+      // values go through a butterfly of our own (every lane combines with
+      // the lane `offset` away, offsets halving), which gives every lane the
+      // same result as the subgroup reduction would.
+      bool wide = elementType.isIndex() ||
+                  elementType.getIntOrFloatBitWidth() > 32;
       for (int64_t i = 0; i < outN; ++i) {
         Value element =
             vector::ExtractOp::create(b, loc, partial, ArrayRef<int64_t>{i});
-        if (dl.lanes == 32)
+        if (wide) {
+          for (int64_t k = dl.lanes / 2; k >= 1; k /= 2) {
+            Value partner = arith::XOrIOp::create(
+                b, loc, ctx.laneId, ctx.constIndex(b, k * dl.laneStride));
+            element = combine(b, loc, op.getKind(), element,
+                              shuffleFrom(b, loc, element, partner));
+          }
+        } else if (dl.lanes == 32)
           element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
                                                   /*uniform=*/true);
         else
@@ -166,7 +150,7 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
       VectorType partialType = cast<VectorType>(partial.getType());
       Value buffer = ctx.allocShared(b, elementType, outN * 32 * ctx.numWarps);
       IntegerAttr align;
-      int64_t bytes = outN * elementType.getIntOrFloatBitWidth() / 8;
+      int64_t bytes = outN * elementBytes(elementType);
       if (bytes >= 8 && llvm::isPowerOf2_64(bytes))
         align = b.getI64IntegerAttr(std::min<int64_t>(16, bytes));
       Value slot =
@@ -224,7 +208,7 @@ struct BroadcastLowering : KernelPattern<tile::BroadcastOp> {
     SmallVector<int64_t> inStrides = in.layout.countStrides();
     SmallVector<int64_t> mask;
     for (int64_t q = 0, n = layout.numElements(); q < n; ++q) {
-      SmallVector<int64_t> pos = positions(q, counts), inPos;
+      SmallVector<int64_t> pos = layoutPositions(q, counts), inPos;
       for (auto [d, p] : llvm::enumerate(pos))
         if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
           inPos.push_back(p);
@@ -247,7 +231,7 @@ struct TransposeLowering : KernelPattern<tile::TransposeOp> {
     SmallVector<int64_t> inStrides = in.layout.countStrides();
     SmallVector<int64_t> mask;
     for (int64_t q = 0, n = natural.numElements(); q < n; ++q) {
-      SmallVector<int64_t> pos = positions(q, counts);
+      SmallVector<int64_t> pos = layoutPositions(q, counts);
       SmallVector<int64_t> inPos(pos.size());
       for (auto [i, p] : llvm::enumerate(perm))
         inPos[p] = pos[i];
@@ -293,7 +277,7 @@ struct IotaLowering : KernelPattern<tile::IotaOp> {
     SmallVector<Attribute> offsets;
     for (int64_t q = 0, n = layout.numElements(); q < n; ++q)
       offsets.push_back(
-          IntegerAttr::get(elementType, dl.offset(positions(q, counts)[dim])));
+          IntegerAttr::get(elementType, dl.offset(layoutPositions(q, counts)[dim])));
     Value vec = arith::ConstantOp::create(b, loc, vt,
                                           DenseElementsAttr::get(vt, offsets));
     if (dl.threads() > 1) {

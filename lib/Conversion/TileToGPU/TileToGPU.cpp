@@ -131,6 +131,7 @@ void kbench::gpu_lowering::populateTileToGPUPatterns(
   populateElementwisePatterns(converter, ctx, patterns);
   populateMemoryPatterns(converter, ctx, patterns);
   populateReducePatterns(converter, ctx, patterns);
+  populateScanPatterns(converter, ctx, patterns);
   populateMmaPatterns(converter, ctx, patterns);
 }
 

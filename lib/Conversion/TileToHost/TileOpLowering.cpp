@@ -23,7 +23,10 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace kbench;
@@ -335,6 +338,68 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// An inclusive scan as a loop nest over a copy of the input, the scanned
+/// dim innermost and from 1: element j becomes combine(element j - 1,
+/// element j), in order, so a float sum adds left to right as a sequential
+/// reference would. Scalar tensor.extract / tensor.insert on the carried
+/// tensor bufferize in place (slices of it would be copied).
+struct ScanOpLowering : OpRewritePattern<ScanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScanOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResult().getType();
+    int64_t dim = op.getDim();
+    int64_t rank = type.getRank();
+    ReduceKind kind = op.getKind();
+    // An explicit linalg.copy becomes loops, where a copy that bufferization
+    // inserted (the input may have other readers) would be a call into a
+    // runtime library.
+    Value copy = linalg::CopyOp::create(rewriter, loc, op.getInput(),
+                                        createEmpty(rewriter, loc, type))
+                     .getResult(0);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<int64_t> order;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        order.push_back(d);
+    order.push_back(dim);
+    SmallVector<Value> index(rank);
+    // Builds the loop over order[level] and everything inside it; returns
+    // the tensor the loop yields.
+    std::function<Value(OpBuilder &, unsigned, Value)> nest =
+        [&](OpBuilder &b, unsigned level, Value acc) -> Value {
+      int64_t d = order[level];
+      Value begin = d == dim ? one : zero;
+      Value end = arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+      auto loop = scf::ForOp::create(
+          b, loc, begin, end, one, ValueRange{acc},
+          [&](OpBuilder &b, Location loc, Value iv, ValueRange carried) {
+            index[d] = iv;
+            Value next;
+            if (level + 1 < order.size()) {
+              next = nest(b, level + 1, carried.front());
+            } else {
+              SmallVector<Value> before(index);
+              before[dim] = arith::SubIOp::create(b, loc, iv, one);
+              Value prev =
+                  tensor::ExtractOp::create(b, loc, carried.front(), before);
+              Value cur =
+                  tensor::ExtractOp::create(b, loc, carried.front(), index);
+              next = tensor::InsertOp::create(
+                  b, loc, combine(b, loc, kind, prev, cur), carried.front(),
+                  index);
+            }
+            scf::YieldOp::create(b, loc, next);
+          });
+      return loop.getResult(0);
+    };
+    rewriter.replaceOp(op, nest(rewriter, 0, copy));
+    return success();
+  }
+};
+
 /// acc + a * b as one linalg.generic over (m, n, k): operands are extended to
 /// the accumulator type before the multiply, so the sum is carried in it.
 struct MmaOpLowering : OpRewritePattern<MmaOp> {
@@ -451,7 +516,7 @@ struct SplatOpLowering : OpRewritePattern<SplatOp> {
 void tile_to_host::populateTileOpLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<LoadOpLowering, StoreLikeOpLowering<StoreOp>,
                StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering, ExtentOpLowering, TileSizeOpLowering,
-               BroadcastOpLowering, ReduceOpLowering, MmaOpLowering,
+               BroadcastOpLowering, ReduceOpLowering, ScanOpLowering, MmaOpLowering,
                TransposeOpLowering, ExpandDimsOpLowering, IotaOpLowering,
                SplatOpLowering>(patterns.getContext());
 }

@@ -72,3 +72,43 @@ tile.kernel @cross_warp(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   tile.store %m, %Yv[%r] : tensor<1xf32>, !tile.part<1xf32>
   tile.return
 }
+
+// -----
+
+// An index reduction over a 2x256 tile on 4 warps (2 along the row): the
+// upstream subgroup reduction shuffles 32-bit values only, so index and
+// 64-bit values combine across lanes in a butterfly of index shuffles
+// (lane ^ 16, 8, 4, 2, 1), each value as two 32-bit halves; the partials of
+// the 2 warps then meet in shared memory (8-byte slots).
+
+// CHECK-LABEL: gpu.func @index_min
+// CHECK-NOT: gpu.subgroup_reduce
+// CHECK: %[[P16:.*]] = arith.xori %{{.*}}, %c16 : index
+// CHECK: %[[L16:.*]] = arith.index_cast %[[P16]] : index to i32
+// CHECK: gpu.shuffle  idx %{{.*}}, %[[L16]], %{{.*}} : i32
+// CHECK: gpu.shuffle  idx %{{.*}}, %[[L16]], %{{.*}} : i32
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: arith.xori %{{.*}}, %c8 : index
+// CHECK: arith.xori %{{.*}}, %c4 : index
+// CHECK: arith.xori %{{.*}}, %c2 : index
+// CHECK: arith.xori %{{.*}}, %c1 : index
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<128xindex, #gpu.address_space<workgroup>>, vector<1xindex>
+// CHECK: gpu.barrier
+tile.kernel @index_min(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                       %Y: memref<?xi64> {tile.dims = ["M"]})
+    params {num_warps = 4, vector_width = 2} {
+  %c0 = arith.constant 0 : index
+  %Xv = tile.partition %X tile [2, 256] pad(zero) : memref<?x?xf32> -> !tile.part<2x256xf32, pad = zero>
+  %Yv = tile.partition %Y tile [2] : memref<?xi64> -> !tile.part<2xi64>
+  %r = tile.grid %Yv : !tile.part<2xi64>
+  %x = tile.load %Xv[%r, %c0] : !tile.part<2x256xf32, pad = zero> -> tensor<2x256xf32>
+  %zero = arith.constant dense<0.0> : tensor<2x256xf32>
+  %big = arith.constant dense<256> : tensor<2x256xindex>
+  %cols = tile.iota dim 1 : tensor<2x256xindex>
+  %positive = arith.cmpf ogt, %x, %zero : tensor<2x256xf32>
+  %offer = arith.select %positive, %cols, %big : tensor<2x256xi1>, tensor<2x256xindex>
+  %first = tile.reduce min %offer dim 1 : tensor<2x256xindex> -> tensor<2xindex>
+  %y = arith.index_cast %first : tensor<2xindex> to tensor<2xi64>
+  tile.store %y, %Yv[%r] : tensor<2xi64>, !tile.part<2xi64>
+  tile.return
+}

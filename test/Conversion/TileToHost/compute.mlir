@@ -220,3 +220,40 @@ tile.kernel @iota_splat(%Y: memref<?x?xi32> {tile.dims = ["M", "N"]},
 // CHECK-NEXT: ^bb0(%{{.*}}: index):
 // CHECK-NEXT: %[[ROW:.*]] = linalg.index 0 : index
 // CHECK-NEXT: linalg.yield %[[ROW]] : index
+
+// -----
+
+// tile.scan is a loop nest over a linalg.copy of the input (the input keeps
+// its other readers), the scanned dim innermost and from 1: element j
+// becomes combine(element j - 1, element j), in order. Scalar extracts and
+// inserts on the carried tensor bufferize in place.
+
+tile.kernel @scan(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
+  %Xv = tile.partition %X tile [4, 16] pad(zero) : memref<?x?xf32> -> !tile.part<4x16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [4, 16] : memref<?x?xf32> -> !tile.part<4x16xf32>
+  %i, %j = tile.grid %Yv : !tile.part<4x16xf32>
+  %x = tile.load %Xv[%i, %j] : !tile.part<4x16xf32, pad = zero> -> tensor<4x16xf32>
+  %s = tile.scan max %x dim 0 : tensor<4x16xf32>
+  %y = arith.addf %s, %x : tensor<4x16xf32>
+  tile.store %y, %Yv[%i, %j] : tensor<4x16xf32>, !tile.part<4x16xf32>
+  tile.return
+}
+
+// CHECK-LABEL: func.func @scan(
+// CHECK: %[[X:.*]] = bufferization.to_tensor
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<4x16xf32>) outs(%{{.*}} : tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[OUTER:.*]] = scf.for %[[N:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[A:.*]] = %[[COPY]])
+// CHECK:   %[[C4:.*]] = arith.constant 4 : index
+// CHECK:   %[[INNER:.*]] = scf.for %[[M:.*]] = %[[C1]] to %[[C4]] step %[[C1]] iter_args(%[[B:.*]] = %[[A]])
+// CHECK:     %[[PREV:.*]] = arith.subi %[[M]], %[[C1]] : index
+// CHECK:     %[[P:.*]] = tensor.extract %[[B]][%[[PREV]], %[[N]]] : tensor<4x16xf32>
+// CHECK:     %[[Q:.*]] = tensor.extract %[[B]][%[[M]], %[[N]]] : tensor<4x16xf32>
+// CHECK:     %[[R:.*]] = arith.maximumf %[[P]], %[[Q]] : f32
+// CHECK:     %[[NEXT:.*]] = tensor.insert %[[R]] into %[[B]][%[[M]], %[[N]]] : tensor<4x16xf32>
+// CHECK:     scf.yield %[[NEXT]] : tensor<4x16xf32>
+// CHECK:   scf.yield %[[INNER]] : tensor<4x16xf32>
+// CHECK: arith.addf %[[OUTER]], %[[X]] : tensor<4x16xf32>

@@ -11,6 +11,7 @@
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace kbench::tile;
@@ -57,6 +58,14 @@ SmallVector<int64_t> ReduceOp::getResultAxisSources() {
 }
 
 bool ReduceOp::copiesElements() { return false; }
+
+// Every axis stays where it is; along the scanned one an element combines the
+// elements before it, so the op does not only copy.
+SmallVector<int64_t> ScanOp::getResultAxisSources() {
+  return llvm::to_vector(llvm::seq<int64_t>(0, rankOf(getResult())));
+}
+
+bool ScanOp::copiesElements() { return false; }
 
 // The view scalars: ceildiv(extent, tile), the extent, the tile size.
 AffineExpr NumTilesOp::getValueExpr(AffineExpr extent, int64_t tileSize) {

@@ -335,6 +335,19 @@ LogicalResult ReduceOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ScanOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScanOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError("scans dim ")
+           << dim << ", which is out of range for a rank-" << rank << " tile";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MmaOp
 //===----------------------------------------------------------------------===//
 

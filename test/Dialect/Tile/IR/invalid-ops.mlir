@@ -286,6 +286,22 @@ func.func @reduce_element(%t: tensor<4x64xf16>) {
 
 // -----
 
+func.func @scan_range(%t: tensor<4x64xf32>) {
+  // expected-error @+1 {{'tile.scan' op scans dim -1, which is out of range for a rank-2 tile}}
+  %r = tile.scan add %t dim -1 : tensor<4x64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_type(%t: tensor<4x64xf32>) {
+  // expected-error @+1 {{'tile.scan' op failed to verify that all of {input, result} have same type}}
+  %r = "tile.scan"(%t) {kind = 0 : i32, dim = 1 : i64} : (tensor<4x64xf32>) -> tensor<4x64xf16>
+  return
+}
+
+// -----
+
 func.func @reduce_shape(%t: tensor<4x64xf32>) {
   // expected-error @+1 {{'tile.reduce' op result shape 64 should be 4 (the input without dim 1)}}
   %r = tile.reduce max %t dim 1 : tensor<4x64xf32> -> tensor<64xf32>

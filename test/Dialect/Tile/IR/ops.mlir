@@ -57,6 +57,10 @@ tile.kernel @all_ops(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %total = tile.reduce add %mx dim 0 : tensor<32xf32> -> tensor<f32>
   %mn = tile.reduce min %acc2 dim 0 : tensor<32x32xf32> -> tensor<32xf32>
   %pr = tile.reduce mul %mn dim 0 : tensor<32xf32> -> tensor<f32>
+  // CHECK: tile.scan add %{{.*}} dim 1 : tensor<32x32xf32>
+  // CHECK: tile.scan max %{{.*}} dim 0 : tensor<32x32xf32>
+  %cs = tile.scan add %acc2 dim 1 : tensor<32x32xf32>
+  %cm = tile.scan max %cs dim 0 : tensor<32x32xf32>
   // CHECK: tile.expand_dims %{{.*}} dim 1 : tensor<32xf32> -> tensor<32x1xf32>
   %col = tile.expand_dims %mx dim 1 : tensor<32xf32> -> tensor<32x1xf32>
   // CHECK: tile.iota dim 1 : tensor<32x32xi32>

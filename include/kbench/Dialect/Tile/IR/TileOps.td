@@ -311,6 +311,28 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure,
   let hasVerifier = 1;
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Pure, AllTypesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface, ["copiesElements"]>]> {
+  let summary = "Inclusive scan along one dim of a tile";
+  let description = [{
+    `tile.scan add %x dim 1 : tensor<4x1024xf32>` gives every element the
+    combination of the elements at or before it along dim 1 (a cumulative sum
+    here; `max`, `min` and `mul` give cumulative max, min and product). The
+    result has the input's type. Pad values that reach a scan must be neutral
+    for its kind, as for tile.reduce; lanes past an extent then hold the
+    running total, which a store masks. A scan over several tiles carries the
+    total of the tiles before (`tile.reduce` of the same kind) and combines it
+    in.
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_TileTensor:$input,
+                       I64Attr:$dim);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $kind $input `dim` $dim attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "Matrix multiply-accumulate on tiles: acc + a * b";
   let description = [{

@@ -1,0 +1,22 @@
+// Default schedule of col_cumsum: 32 columns per CTA of 4 warps, walked 64
+// rows at a time; the scan down a tile crosses the lanes and the warps that
+// share a column. A column scan is sequential within a CTA, so narrow
+// column blocks (many CTAs) matter more than wide accesses. 16-byte
+// accesses (vector_width 4) when N % 4 == 0, which tile-to-gpu checks at
+// run time. schedules/dispatch.json uses it below 4096 columns.
+//
+// Apply without editing the kernel:
+//   kbench-opt kernel.mlir \
+//     --transform-preload-library="transform-library-paths=schedules/default.mlir" \
+//     --transform-interpreter
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BR = 64, BN = 32} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}
