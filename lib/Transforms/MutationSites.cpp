@@ -186,10 +186,11 @@ SmallVector<Site> collectSites(ModuleOp module, StringRef family) {
           add(Site::Kind::FloatUnary, op, 0, describeOp(op),
               {"round via f16", "round via bf16"});
       }
-      if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      // A reduction or a scan: the combiner swapped, or its input rounded.
+      if (isa<ReduceOp, ScanOp>(op)) {
         if (family == "F5")
           add(Site::Kind::Reduce, op, 0, describeOp(op), {"swap kind"});
-        if (family == "F6" && isFloatTensor(reduce.getInput().getType()))
+        if (family == "F6" && isFloatTensor(op->getOperand(0).getType()))
           add(Site::Kind::Reduce, op, 0, describeOp(op),
               {"round input via f16", "round input via bf16"});
       }
@@ -386,10 +387,13 @@ static LogicalResult applyFloat(StringRef family, const Site &site,
     return success();
   }
   if (variant == "swap kind") {
-    auto reduce = cast<ReduceOp>(op);
-    ReduceKind kind = reduce.getKind() == ReduceKind::add ? ReduceKind::max
-                                                          : ReduceKind::add;
-    reduce.setKind(kind);
+    auto swapped = [](ReduceKind kind) {
+      return kind == ReduceKind::add ? ReduceKind::max : ReduceKind::add;
+    };
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      reduce.setKind(swapped(reduce.getKind()));
+    else if (auto scan = dyn_cast<ScanOp>(op))
+      scan.setKind(swapped(scan.getKind()));
     tag(op);
     return success();
   }
