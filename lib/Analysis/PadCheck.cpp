@@ -130,10 +130,9 @@ void PadAnalysis::requireNeutral(Operation *consumer, ReduceKind kind,
 
 /// A scan combines, per lane, the lanes at or before it along its dim. Pads
 /// along that dim must be neutral, so the data lanes come out right; the
-/// padded lanes themselves then hold running totals of data (finite, and no
-/// longer neutral for anything that consumes them): any combination of the
-/// data and the pad. Along the other dims a padded lane is combined with
-/// padded lanes only.
+/// padded lanes themselves then hold running totals, any combination of the
+/// data and the pad, which are no longer neutral for what consumes them.
+/// Along the other dims a padded lane is combined with padded lanes only.
 void PadAnalysis::processScan(ScanOp op) {
   State in = get(op.getInput());
   unsigned dim = op.getDim();
