@@ -16,9 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Combiners.h"
 #include "SharedMemory.h"
 #include "Shuffle.h"
+
+#include "kbench/Dialect/Tile/IR/ReduceKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -100,7 +101,8 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
     while (parts.size() > 1) {
       SmallVector<Value> next;
       for (size_t i = 0; i + 1 < parts.size(); i += 2)
-        next.push_back(combine(b, loc, op.getKind(), parts[i], parts[i + 1]));
+        next.push_back(tile::combineReduceKind(b, loc, op.getKind(), parts[i],
+                                               parts[i + 1]));
       if (parts.size() % 2)
         next.push_back(parts.back());
       parts = std::move(next);
@@ -127,8 +129,9 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
           for (int64_t k = dl.lanes / 2; k >= 1; k /= 2) {
             Value partner = arith::XOrIOp::create(
                 b, loc, ctx.laneId, ctx.constIndex(b, k * dl.laneStride));
-            element = combine(b, loc, op.getKind(), element,
-                              shuffleFrom(b, loc, element, partner));
+            element =
+                tile::combineReduceKind(b, loc, op.getKind(), element,
+                                        shuffleFrom(b, loc, element, partner));
           }
         } else if (dl.lanes == 32)
           element = gpu::SubgroupReduceOp::create(b, loc, element, kind,
@@ -179,7 +182,7 @@ struct ReduceLowering : KernelPattern<tile::ReduceOp> {
             arith::MulIOp::create(b, loc, thread, ctx.constIndex(b, outN));
         Value v = vector::LoadOp::create(b, loc, partialType, buffer, at,
                                          /*nontemporal=*/false, align);
-        acc = acc ? combine(b, loc, op.getKind(), acc, v) : v;
+        acc = acc ? tile::combineReduceKind(b, loc, op.getKind(), acc, v) : v;
       }
       partial = acc;
       if (inLoop(op))

@@ -25,8 +25,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedMemory.h"
-#include "Combiners.h"
 #include "Shuffle.h"
+
+#include "kbench/Dialect/Tile/IR/ReduceKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,18 +39,6 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 namespace {
-
-/// The coordinate of this thread's lane (or warp) along a layout dim:
-/// (id / stride) % count.
-Value idCoord(KernelContext &ctx, OpBuilder &b, Location loc, Value id,
-              int64_t count, int64_t stride, int64_t idCount) {
-  Value coord = id;
-  if (stride > 1)
-    coord = arith::DivUIOp::create(b, loc, coord, ctx.constIndex(b, stride));
-  if (count * stride < idCount)
-    coord = arith::RemUIOp::create(b, loc, coord, ctx.constIndex(b, count));
-  return coord;
-}
 
 /// Per scan (a per-thread position off the scanned dim) and rep: one value.
 using PerRun = SmallVector<SmallVector<Value>>;
@@ -99,7 +88,7 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
         Value acc;
         for (int64_t e = 0; e < run; ++e) {
           int64_t q = flatOf[s][r * run + e];
-          acc = combine(
+          acc = tile::combineReduceKind(
               b, loc, kind, acc,
               vector::ExtractOp::create(b, loc, input, ArrayRef<int64_t>{q}));
           local[q] = acc;
@@ -112,7 +101,11 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
     PerRun laneBefore = perRun(), segment = runTotal;
     if (dl.lanes > 1) {
       Value lane = ctx.laneId;
-      Value tLane = idCoord(ctx, b, loc, lane, dl.lanes, dl.laneStride, 32);
+      // The lane part of t(dim) alone (threadCoord of a warp-less dim).
+      DimLayout laneDim;
+      laneDim.lanes = dl.lanes;
+      laneDim.laneStride = dl.laneStride;
+      Value tLane = ctx.threadCoord(b, laneDim);
       // Whether a lane `k` steps back along `dim` exists, and its id (this
       // lane's own where not, so that the shuffle stays in the warp).
       auto back = [&](int64_t k) -> std::pair<Value, Value> {
@@ -128,7 +121,8 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
           b, loc, lane,
           arith::MulIOp::create(b, loc, toLast,
                                 ctx.constIndex(b, dl.laneStride)));
-      Value none = identity(b, loc, kind, elementType);
+      Value none = arith::ConstantOp::create(
+          b, loc, tile::getReduceIdentity(kind, elementType));
       for (int64_t s = 0; s < scans; ++s)
         for (int64_t r = 0; r < reps; ++r) {
           Value inclusive = runTotal[s][r];
@@ -136,7 +130,8 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
             auto [has, src] = back(k);
             Value earlier = shuffleFrom(b, loc, inclusive, src);
             inclusive = arith::SelectOp::create(
-                b, loc, has, combine(b, loc, kind, earlier, inclusive),
+                b, loc, has,
+                tile::combineReduceKind(b, loc, kind, earlier, inclusive),
                 inclusive);
           }
           auto [has, src] = back(1);
@@ -165,13 +160,17 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
               ValueRange{arith::AddIOp::create(
                   b, loc, base, ctx.constIndex(b, s * reps + r))});
       ctx.barrier(b);
-      Value tWarp = idCoord(ctx, b, loc, ctx.warpId, dl.warps, dl.warpStride,
-                            ctx.numWarps);
+      // The warp part of t(dim) alone (threadCoord of a lane-less dim).
+      DimLayout warpDim;
+      warpDim.warps = dl.warps;
+      warpDim.warpStride = dl.warpStride;
+      Value tWarp = ctx.threadCoord(b, warpDim);
       Value firstWarp = arith::SubIOp::create(
           b, loc, ctx.warpId,
           arith::MulIOp::create(b, loc, tWarp,
                                 ctx.constIndex(b, dl.warpStride)));
-      Value none = identity(b, loc, kind, elementType);
+      Value none = arith::ConstantOp::create(
+          b, loc, tile::getReduceIdentity(kind, elementType));
       for (int64_t s = 0; s < scans; ++s)
         for (int64_t r = 0; r < reps; ++r) {
           Value before = none, total;
@@ -190,8 +189,9 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
             Value earlier = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::ult, ctx.constIndex(b, w), tWarp);
             before = arith::SelectOp::create(
-                b, loc, earlier, combine(b, loc, kind, before, v), before);
-            total = combine(b, loc, kind, total, v);
+                b, loc, earlier,
+                tile::combineReduceKind(b, loc, kind, before, v), before);
+            total = tile::combineReduceKind(b, loc, kind, total, v);
           }
           warpBefore[s][r] = before;
           repTotal[s][r] = total;
@@ -206,15 +206,16 @@ struct ScanLowering : KernelPattern<tile::ScanOp> {
     for (int64_t s = 0; s < scans; ++s) {
       Value carry;
       for (int64_t r = 0; r < reps; ++r) {
-        Value before = combine(
-            b, loc, kind, combine(b, loc, kind, carry, warpBefore[s][r]),
+        Value before = tile::combineReduceKind(
+            b, loc, kind,
+            tile::combineReduceKind(b, loc, kind, carry, warpBefore[s][r]),
             laneBefore[s][r]);
         for (int64_t e = 0; e < run; ++e) {
           int64_t q = flatOf[s][r * run + e];
-          out[q] = combine(b, loc, kind, before, local[q]);
+          out[q] = tile::combineReduceKind(b, loc, kind, before, local[q]);
         }
         if (r + 1 < reps)
-          carry = combine(b, loc, kind, carry, repTotal[s][r]);
+          carry = tile::combineReduceKind(b, loc, kind, carry, repTotal[s][r]);
       }
     }
     Value vec = vector::FromElementsOp::create(

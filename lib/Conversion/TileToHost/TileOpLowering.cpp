@@ -19,6 +19,8 @@
 
 #include "PassDetail.h"
 
+#include "kbench/Dialect/Tile/IR/ReduceKinds.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -231,63 +233,6 @@ static Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type) {
                                  type.getElementType());
 }
 
-/// The identity of a reduction: -0.0 for add (x + -0.0 == x for every x,
-/// -0.0 included), 1 for mul, -inf / the smallest signed integer for max,
-/// +inf / the largest for min.
-static TypedAttr getReduceIdentity(ReduceKind kind, Type type) {
-  OpBuilder b(type.getContext());
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
-    switch (kind) {
-    case ReduceKind::add:
-      return FloatAttr::get(type, APFloat::getZero(sem, /*Negative=*/true));
-    case ReduceKind::mul:
-      return FloatAttr::get(type, APFloat::getOne(sem));
-    case ReduceKind::max:
-      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/true));
-    case ReduceKind::min:
-      return FloatAttr::get(type, APFloat::getInf(sem, /*Negative=*/false));
-    }
-  }
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  auto integer = [&](const APInt &value) -> TypedAttr {
-    return IntegerAttr::get(type, value);
-  };
-  switch (kind) {
-  case ReduceKind::add:
-    return integer(APInt::getZero(width));
-  case ReduceKind::mul:
-    return integer(APInt(width, 1));
-  case ReduceKind::max:
-    return integer(APInt::getSignedMinValue(width));
-  case ReduceKind::min:
-    return integer(APInt::getSignedMaxValue(width));
-  }
-  llvm_unreachable("unknown reduce kind");
-}
-
-/// Combines two values of a reduction. Float max and min propagate NaN
-/// (arith.maximumf / minimumf); integers compare signed.
-static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
-                     Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case ReduceKind::add:
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  case ReduceKind::mul:
-    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
-  case ReduceKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-  case ReduceKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
-  }
-  llvm_unreachable("unknown reduce kind");
-}
-
 /// Converts an mma operand element to the accumulator type.
 static Value extendTo(OpBuilder &b, Location loc, Value value, Type type) {
   if (value.getType() == type)
@@ -330,8 +275,8 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
         ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
         [kind](OpBuilder &b, Location loc, ValueRange args) {
           // args = (element, accumulator): acc = acc <op> element, in order.
-          linalg::YieldOp::create(b, loc,
-                                  combine(b, loc, kind, args[1], args[0]));
+          linalg::YieldOp::create(
+              b, loc, combineReduceKind(b, loc, kind, args[1], args[0]));
         });
     rewriter.replaceOp(op, reduce.getResult(0));
     return success();
@@ -388,8 +333,8 @@ struct ScanOpLowering : OpRewritePattern<ScanOp> {
               Value cur =
                   tensor::ExtractOp::create(b, loc, carried.front(), index);
               next = tensor::InsertOp::create(
-                  b, loc, combine(b, loc, kind, prev, cur), carried.front(),
-                  index);
+                  b, loc, combineReduceKind(b, loc, kind, prev, cur),
+                  carried.front(), index);
             }
             scf::YieldOp::create(b, loc, next);
           });
