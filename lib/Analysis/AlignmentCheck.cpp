@@ -2,9 +2,11 @@
 //
 // C11: data keeps its index along a named dim. Tile ops move data between
 // lanes only by reductions (which remove an axis), broadcasts (which add one)
-// and transposes (which permute axes); none shifts lanes. So when lanes that a
-// tile.load read along dim D of its tensor reach a tile.store along dim D of
-// the output (same dim name), they must land on the same index: the tile
+// and transposes (which permute axes); none shifts lanes. A tile.gather reads
+// at positions that are data along its gathered dim: its lanes there are the
+// index tile's, and no origin of the gathered dim is created. So when lanes
+// that a tile.load read along dim D of its tensor reach a tile.store along dim
+// D of the output (same dim name), they must land on the same index: the tile
 // coordinates of the load and of the store along D must be equal in every
 // instance. A load that reads the wrong tile in bounds (`X[0, k]` for
 // `X[m, k]`, swapped block coordinates) breaks this; C1-C3 cannot see it.
@@ -227,6 +229,19 @@ void AlignmentAnalysis::processOp(Operation *op) {
       for (unsigned axis = 0, e = l.axes.size(); axis < e; ++axis)
         l.axes[axis].push_back({access, axis});
     states[load.getResult()] = l;
+    return;
+  }
+  // A gather keeps the lanes of its index tile (lane i reads at index i's
+  // value) and reads like a load along every other dim; along the gathered
+  // dim its position is data, which has no index to keep.
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    const AccessInfo *access = model.getAccess(op);
+    Lanes l = get(gather.getOffsets());
+    if (access && access->unsupported.empty())
+      for (unsigned axis = 0, e = l.axes.size(); axis < e; ++axis)
+        if (axis != gather.getDim())
+          addOrigin(l.axes[axis], {access, axis});
+    states[gather.getResult()] = l;
     return;
   }
   if (auto write = dyn_cast<ViewAccessOpInterface>(op);

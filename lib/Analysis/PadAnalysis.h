@@ -150,6 +150,7 @@ private:
   void processElementwise(mlir::Operation *op);
   void processSelect(mlir::arith::SelectOp op);
   void processScan(tile::ScanOp op);
+  void processGather(tile::GatherOp gather);
   /// Reports every entry that is not neutral for `kind` at `consumer`
   /// ("reduces (add) lanes of ...").
   void requireNeutral(mlir::Operation *consumer, tile::ReduceKind kind,

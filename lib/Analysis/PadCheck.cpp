@@ -223,6 +223,33 @@ void PadAnalysis::processMma(MmaOp op) {
   states[op.getResult()] = out;
 }
 
+/// A gather reads its view like a load along every dim but the gathered
+/// one, whose lanes are those of the index tile. Lanes where the index tile
+/// holds padding (a token past the end) read some row of the table: their
+/// value is unknown, so they stay tracked as Any and must reach only masked
+/// store lanes. Out-of-range indices themselves are data, not shape: they
+/// read the pad by the op's definition and are not tracked here.
+void PadAnalysis::processGather(GatherOp gather) {
+  const AccessInfo *access = model.getAccess(gather);
+  if (!access || !access->unsupported.empty()) {
+    run.unsupported(gather, "cannot track the pad of " + describeOp(gather) +
+                                ": " +
+                                (access ? access->unsupported : std::string()));
+    return;
+  }
+  PadKind pad = gather.getView().getType().getPad();
+  State indices = get(gather.getOffsets());
+  State s = get(gather.getResult());
+  for (unsigned axis = 0, e = s.axes.size(); axis < e; ++axis) {
+    for (const Entry &entry : indices.axes[axis])
+      addEntry(s.axes[axis], {entry.load, entry.srcAxis, Lane::Any});
+    if (axis != gather.getDim() && padPossible(*access, axis))
+      addEntry(s.axes[axis], {access, axis, padLane(pad)});
+  }
+  s.data.assign(s.axes.size(), true);
+  states[gather.getResult()] = s;
+}
+
 void PadAnalysis::processOp(Operation *op) {
   processLaneIndex(op);
   if (auto load = dyn_cast<LoadOp>(op)) {
@@ -248,6 +275,8 @@ void PadAnalysis::processOp(Operation *op) {
     states[load.getResult()] = s;
     return;
   }
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return processGather(gather);
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
     if (dense && dense.isSplat()) {

@@ -135,6 +135,20 @@ private:
       member.sources.push_back({access, axis});
       return success();
     }
+    // A gather reads the view along its other dims like a load; along every
+    // dim its lanes are also those of its index tile (along the gathered
+    // dim, only those: the positions there are data).
+    if (auto gather = dyn_cast<GatherOp>(def)) {
+      if (axis != gather.getDim()) {
+        const AccessInfo *access = model.getAccess(def);
+        if (!access || !access->unsupported.empty())
+          return fail(describeOp(def) + " is outside the affine fragment" +
+                      (access ? ": " + access->unsupported : std::string()));
+        member.sources.push_back({access, axis});
+      }
+      push(gather.getOffsets(), axis);
+      return success();
+    }
     if (isa<arith::ConstantOp, SplatOp, IotaOp>(def))
       return success();
     // A new axis (broadcast, expand_dims) reads no input along it.

@@ -132,6 +132,11 @@ private:
       });
       require(op, input.getOperandNumber(),
               plan.get(op->getResult(0)).takeAxes(inputAxesInResult(map)));
+    } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {
+      // Each element reads at its own index: the index tile is laid out as
+      // the result.
+      require(op, gather.getOffsetsMutable().getOperandNumber(),
+              plan.get(gather.getResult()));
     } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       if (std::optional<Layout> acc = mmaLayout(mma))
         require(op, mma.getAccMutable().getOperandNumber(), *acc);

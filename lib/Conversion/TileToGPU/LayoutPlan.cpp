@@ -2,7 +2,8 @@
 //
 // A small layout assignment in the spirit of Triton's, kept to what the
 // blocked family needs. Values that must share a layout (operands and results
-// of elementwise ops, loop-carried values, if results) are merged into
+// of elementwise ops, a gather's index tile and result, loop-carried values,
+// if results) are merged into
 // classes with union-find. A class is then resolved, in rounds:
 //   1. pinned: it holds a tile.mma accumulator (micro-tile layout) or the
 //      result of an axis-map op whose layout follows its input
@@ -102,6 +103,10 @@ LayoutPlan::LayoutPlan(tile::KernelOp kernel, int64_t numWarps,
             first = v;
         }
     }
+    // A gather reads each element at its own index: index tile and result
+    // share a layout, as an elementwise op's operands and result do.
+    if (auto gather = dyn_cast<tile::GatherOp>(op))
+      unite(gather.getOffsets(), gather.getResult());
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
       auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
       for (auto [init, arg, yielded, result] :

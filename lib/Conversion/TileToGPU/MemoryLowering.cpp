@@ -1,6 +1,6 @@
 //===- MemoryLowering.cpp - Loads, stores, atomics, layout conversions ----===//
 //
-// Patterns for tile.load, tile.store, tile.atomic_add and
+// Patterns for tile.load, tile.gather, tile.store, tile.atomic_add and
 // tile.convert_layout.
 //
 // Global memory: a tile access becomes, per thread, one access per run of
@@ -486,6 +486,131 @@ struct AtomicAddLowering : KernelPattern<tile::AtomicAddOp> {
   }
 };
 
+/// Whether every run of `offsets` (the index tile of a gather along
+/// `gathered`) holds one index: the tile is a broadcast along the innermost
+/// dim, seen through layout conversions.
+static bool indexSharedAlongRuns(Value offsets, int64_t gathered) {
+  int64_t inner = cast<RankedTensorType>(offsets.getType()).getRank() - 1;
+  if (gathered == inner)
+    return false;
+  while (auto convert = offsets.getDefiningOp<tile::ConvertLayoutOp>())
+    offsets = convert.getInput();
+  auto broadcast = offsets.getDefiningOp<tile::BroadcastOp>();
+  return broadcast && llvm::is_contained(broadcast.getDims(), inner);
+}
+
+/// tile.gather: the per-thread elements of the result's layout, each at its
+/// tile coordinate plus its index along the gathered dim. Every position is
+/// checked against the memref's extents (runExtent: unsigned compares, so a
+/// negative index is out of bounds too); out-of-bounds elements read the pad.
+/// When the index is constant along each run (token ids broadcast along the
+/// embedding dim), a run is one vector access: plain and aligned when it is
+/// whole and the rows are aligned, masked otherwise. Else each element is a
+/// guarded scalar load.
+struct GatherLowering : KernelPattern<tile::GatherOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::GatherOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
+    if (failed(view))
+      return failure();
+    const Layout &layout = layoutOf(op.getResult());
+    if (failed(checkRegisterBudget(op, op.getType(), layout)))
+      return failure();
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    int64_t gathered = op.getDim();
+    int64_t run = layout.innerPerThread();
+    Type elementType = view->elementType;
+    VectorType vt = vectorType(layout, elementType);
+    VectorType runType = VectorType::get({run}, elementType);
+    TypedAttr pad = getPadAttr(view->pad, elementType);
+    Value offsets = adaptor.getOffsets();
+    Value first = adaptor.getIndices()[gathered];
+    TileAccess access =
+        addressTile(ctx, b, *view, adaptor.getIndices(), layout, loc);
+    // The position along the gathered dim of element `flat` of this thread.
+    auto gatheredCoord = [&](int64_t flat) -> Value {
+      Value index =
+          vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
+      index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+      return arith::AddIOp::create(b, loc, first, index);
+    };
+    Value result = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
+    bool shared = indexSharedAlongRuns(op.getOffsets(), gathered);
+    layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> chunkOffsets) {
+      if (shared) {
+        SmallVector<Value> coords =
+            runCoords(ctx, b, access.base, chunkOffsets, loc);
+        coords[gathered] = gatheredCoord(flat);
+        Value extent = runExtent(ctx, b, *view, coords, loc);
+        auto maskedLoad = [&]() -> Value {
+          Value mask = vector::CreateMaskOp::create(
+              b, loc, VectorType::get({run}, b.getI1Type()),
+              ValueRange{extent});
+          Value padRun = arith::ConstantOp::create(
+              b, loc, runType,
+              DenseElementsAttr::get(runType, cast<Attribute>(pad)));
+          return vector::MaskedLoadOp::create(b, loc, runType, view->memref,
+                                              coords, mask, padRun,
+                                              access.alignment)
+              .getResult();
+        };
+        Value chunk;
+        if (run > 1 && access.fastAlignment) {
+          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              extent, ctx.constIndex(b, run));
+          if (access.aligned)
+            whole = arith::AndIOp::create(b, loc, whole, access.aligned);
+          chunk = emitIfElse(
+              b, loc, runType, whole,
+              [&] {
+                return vector::LoadOp::create(b, loc, runType, view->memref,
+                                              coords, /*nontemporal=*/false,
+                                              access.fastAlignment)
+                    .getResult();
+              },
+              maskedLoad);
+        } else {
+          chunk = maskedLoad();
+        }
+        result = run == vt.getNumElements()
+                     ? chunk
+                     : vector::InsertStridedSliceOp::create(
+                           b, loc, chunk, result, ArrayRef<int64_t>{flat},
+                           ArrayRef<int64_t>{1})
+                           .getResult();
+        return;
+      }
+      for (int64_t e = 0; e < run; ++e) {
+        SmallVector<int64_t> elementOffsets(chunkOffsets);
+        elementOffsets.back() += e;
+        SmallVector<Value> coords =
+            runCoords(ctx, b, access.base, elementOffsets, loc);
+        coords[gathered] = gatheredCoord(flat + e);
+        Value ok;
+        for (auto [coord, extent] : llvm::zip(coords, view->dims)) {
+          Value inDim = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              coord, extent);
+          ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
+        }
+        Value element = emitIfElse(
+            b, loc, elementType, ok,
+            [&] {
+              return memref::LoadOp::create(b, loc, view->memref, coords)
+                  .getResult();
+            },
+            [&] { return arith::ConstantOp::create(b, loc, pad).getResult(); });
+        result = vector::InsertOp::create(b, loc, element, result,
+                                          ArrayRef<int64_t>{flat + e});
+      }
+    });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// tile.convert_layout: through shared memory (SharedMemory.h).
 struct ConvertLayoutLowering : KernelPattern<tile::ConvertLayoutOp> {
   using KernelPattern::KernelPattern;
@@ -502,6 +627,6 @@ struct ConvertLayoutLowering : KernelPattern<tile::ConvertLayoutOp> {
 void kbench::gpu_lowering::populateMemoryPatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering, AtomicAddLowering,
+  patterns.add<LoadLowering, GatherLowering, StoreLowering, AtomicAddLowering,
                ConvertLayoutLowering>(converter, ctx);
 }

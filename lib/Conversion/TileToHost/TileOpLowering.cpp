@@ -446,6 +446,71 @@ struct IotaOpLowering : OpRewritePattern<IotaOp> {
   }
 };
 
+/// tile.gather: a linalg.generic over the index tile whose body reads one
+/// element of the memref, or the pad where the element's position is out of
+/// bounds along any dim (the gathered position comes from the index tile).
+struct GatherOpLowering : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    PartitionOp partition = getPartition(op.getView());
+    if (!partition)
+      return rewriter.notifyMatchFailure(op, "view is not a tile.partition");
+    Location loc = op.getLoc();
+    Value memref = partition.getSource();
+    PartitionType view = partition.getResult().getType();
+    RankedTensorType type = op.getResult().getType();
+    int64_t rank = type.getRank();
+    int64_t gathered = op.getDim();
+    SmallVector<Value> coords(op.getIndices());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Value pad = arith::ConstantOp::create(
+        rewriter, loc, getPadValue(view.getPad(), type.getElementType()));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{op.getOffsets()},
+        ValueRange{createEmpty(rewriter, loc, type)},
+        ArrayRef<AffineMap>{identity, identity}, iterators,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+          SmallVector<Value> position(rank);
+          for (int64_t d = 0; d < rank; ++d) {
+            Value size =
+                arith::ConstantIndexOp::create(b, loc, view.getShape()[d]);
+            Value first = arith::MulIOp::create(b, loc, coords[d], size);
+            Value within = d == gathered
+                               ? arith::IndexCastOp::create(
+                                     b, loc, b.getIndexType(), args[0])
+                                     .getResult()
+                               : linalg::IndexOp::create(b, loc, d).getResult();
+            position[d] = arith::AddIOp::create(b, loc, first, within);
+            Value extent = memref::DimOp::create(b, loc, memref, d);
+            Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              position[d], zero);
+            Value high = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::slt, position[d], extent);
+            inBounds = arith::AndIOp::create(
+                b, loc, inBounds, arith::AndIOp::create(b, loc, low, high));
+          }
+          auto read = scf::IfOp::create(
+              b, loc, inBounds,
+              [&](OpBuilder &b, Location loc) {
+                Value element =
+                    memref::LoadOp::create(b, loc, memref, position);
+                scf::YieldOp::create(b, loc, element);
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, pad);
+              });
+          linalg::YieldOp::create(b, loc, read.getResult(0));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 struct SplatOpLowering : OpRewritePattern<SplatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SplatOp op,
@@ -460,8 +525,9 @@ struct SplatOpLowering : OpRewritePattern<SplatOp> {
 
 void tile_to_host::populateTileOpLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<LoadOpLowering, StoreLikeOpLowering<StoreOp>,
-               StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering, ExtentOpLowering, TileSizeOpLowering,
-               BroadcastOpLowering, ReduceOpLowering, ScanOpLowering, MmaOpLowering,
+               StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering,
+               ExtentOpLowering, TileSizeOpLowering, BroadcastOpLowering,
+               ReduceOpLowering, ScanOpLowering, MmaOpLowering,
                TransposeOpLowering, ExpandDimsOpLowering, IotaOpLowering,
-               SplatOpLowering>(patterns.getContext());
+               SplatOpLowering, GatherOpLowering>(patterns.getContext());
 }

@@ -103,7 +103,7 @@ LogicalResult tile_to_host::checkLowerable(KernelOp kernel) {
         continue;
       user->emitOpError("cannot be lowered by tile-to-host: it uses a tile "
                         "view, which may only be used by tile.load, "
-                        "tile.store, tile.atomic_add, tile.num_tiles, "
+                        "tile.gather, tile.store, tile.atomic_add, tile.num_tiles, "
                         "tile.extent, tile.tile_size and tile.grid; use the tile.partition result directly "
                         "instead of passing it through ")
           << user->getName();

@@ -24,7 +24,7 @@ tile.kernel @view_through_scf(%X: memref<?xf32> {tile.dims = ["N"]},
   %Yv = tile.partition %Y tile [8] : memref<?xf32> -> !tile.part<8xf32>
   %i = tile.grid %Yv : !tile.part<8xf32>
   %v = scf.if %c -> (!tile.part<8xf32>) {
-    // expected-error @+1 {{'scf.yield' op cannot be lowered by tile-to-host: it uses a tile view, which may only be used by tile.load, tile.store, tile.atomic_add, tile.num_tiles, tile.extent, tile.tile_size and tile.grid; use the tile.partition result directly instead of passing it through scf.yield}}
+    // expected-error @+1 {{'scf.yield' op cannot be lowered by tile-to-host: it uses a tile view, which may only be used by tile.load, tile.gather, tile.store, tile.atomic_add, tile.num_tiles, tile.extent, tile.tile_size and tile.grid; use the tile.partition result directly instead of passing it through scf.yield}}
     scf.yield %Xv : !tile.part<8xf32>
   } else {
     // expected-error @+1 {{'scf.yield' op cannot be lowered by tile-to-host: it uses a tile view}}

@@ -241,6 +241,53 @@ LogicalResult LoadOp::verify() {
   return verifyTileOfView(*this, getResult().getType(), view, "result");
 }
 
+LogicalResult GatherOp::verify() {
+  PartitionType view = getView().getType();
+  if (failed(verifyIndexCount(*this, getIndices(), view)))
+    return failure();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= view.getRank())
+    return emitOpError("dim ") << dim << " is out of range for the rank-"
+                               << view.getRank() << " partition";
+  if (view.getShape()[dim] != 1)
+    return emitOpError("gathers along dim ")
+           << dim << ", whose tile size is " << view.getShape()[dim]
+           << "; partition that dim with tile size 1";
+  if (view.getPad() == PadKind::none)
+    return emitOpError("gathers from a pad(none) partition; out-of-range "
+                       "indices read the pad, so give the partition one "
+                       "(zero, neg_inf, pos_inf or nan)");
+  RankedTensorType result = getResult().getType();
+  RankedTensorType offsets = getOffsets().getType();
+  if (result.getRank() != view.getRank())
+    return emitOpError("result has rank ")
+           << result.getRank() << " but the partition has rank "
+           << view.getRank();
+  for (int64_t d = 0; d < view.getRank(); ++d)
+    if (d != dim && result.getDimSize(d) != view.getShape()[d])
+      return emitOpError("result shape ")
+             << shapeString(result.getShape()) << " differs from the "
+             << "partition's tile shape " << shapeString(view.getShape())
+             << " along dim " << d << "; only the gathered dim " << dim
+             << " may differ";
+  if (result.getElementType() != view.getElementType())
+    return emitOpError("result element type ")
+           << result.getElementType()
+           << " does not match the partition's element type "
+           << view.getElementType();
+  if (offsets.getShape() != result.getShape())
+    return emitOpError("index tile shape ")
+           << shapeString(offsets.getShape())
+           << " does not match the result shape "
+           << shapeString(result.getShape());
+  if (!offsets.getElementType().isSignlessInteger() ||
+      offsets.getElementType().isInteger(1))
+    return emitOpError("index tile elements are ")
+           << offsets.getElementType()
+           << "; use signless integers (i32 or i64)";
+  return success();
+}
+
 LogicalResult StoreOp::verify() {
   PartitionType view = getView().getType();
   if (failed(verifyIndexCount(*this, getIndices(), view)))

@@ -201,6 +201,16 @@ void DimClasses::visit(Operation *op) {
     }
     return;
   }
+  // A gather's tile has the view's tile shape but along the gathered dim
+  // (tile size 1 in the view, one index per result row): there the result
+  // follows its index tile.
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    Value result = gather.getResult();
+    for (int64_t d = 0, e = gather.getType().getRank(); d < e; ++d)
+      if (d != gather.getDim())
+        unite(result, d, gather.getView(), d, op);
+    return uniteAll(result, gather.getOffsets(), op);
+  }
   // The accessed tile has the view's tile shape.
   if (auto access = dyn_cast<ViewAccessOpInterface>(op))
     return uniteAll(access.getTile(), access.getView(), op);

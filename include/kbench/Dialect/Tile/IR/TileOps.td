@@ -236,6 +236,43 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   }];
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [MemoryEffects<[MemRead]>,
+                                      Tile_ViewAccessOpInterface]> {
+  let summary = "Load a tile whose positions along one dim come from data";
+  let description = [{
+    ```mlir
+    %e = tile.gather %Wv[%c0, %j] dim 0 by %ids
+        : !tile.part<1x128xf32, pad = zero>, tensor<4x128xi32> -> tensor<4x128xf32>
+    ```
+    reads `e[a, b] = W[0 + ids[a, b], j * 128 + b]`: along the gathered dim
+    (`dim 0`, whose tile size must be 1) each element's position is its tile
+    coordinate plus its entry of the index tile (signless integers, read as
+    signed, of the result's shape); along every other dim the tile
+    coordinates work as in tile.load. An embedding lookup broadcasts a row
+    of token ids along the embedding dim and gathers rows of the table.
+
+    The gather is guarded: an element whose position is outside `[0, dim)`
+    along any dim, the gathered one included, reads the view's pad, so no
+    index value makes it access memory outside the view. The view must have
+    a pad (not `none`) for that reason. tile-verify treats the gathered
+    position as any row of the view (docs/verification.md, "Gathers").
+  }];
+  let arguments = (ins Tile_PartitionType:$view, Variadic<Index>:$indices,
+                       I64Attr:$dim, Tile_TileTensor:$offsets);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `dim` $dim `by` $offsets attr-dict `:`
+    qualified(type($view)) `,` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // ViewAccessOpInterface
+    ::mlir::Value getTile() { return getResult(); }
+    bool writesView() { return false; }
+    bool accumulates() { return false; }
+  }];
+}
+
 class Tile_StoreLikeOp<string mnemonic, string summaryText, bit accumulate>
     : Tile_Op<mnemonic, [MemoryEffects<[MemWrite]>,
                          Tile_ViewAccessOpInterface]> {
