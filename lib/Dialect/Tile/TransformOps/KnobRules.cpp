@@ -23,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <numeric>
 #include <thread>
 
 using namespace mlir;
@@ -205,13 +206,31 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
           partition.getLoc(), "this partition"};
       return;
     }
+    // A partition gathered along its innermost dim has tile size 1 there;
+    // the tiles it gives are as wide as their index tiles (every one of
+    // them must take the width).
+    int64_t innerDim = type.getRank() - 1;
+    auto gathersInner = [&](Operation *user) {
+      auto gather = dyn_cast<GatherOp>(user);
+      return gather && gather.getDim() == innerDim;
+    };
     int64_t inner = type.getShape().back();
+    bool gathered = !partition->use_empty() &&
+                    llvm::all_of(partition->getUsers(), gathersInner);
+    if (gathered) {
+      inner = 0;
+      for (Operation *user : partition->getUsers())
+        inner =
+            std::gcd(inner, cast<GatherOp>(user).getType().getShape().back());
+    }
     if (inner % *width != 0) {
       failure = KnobFailure{
           llvm::formatv("vector_width = {0} does not divide the innermost "
-                        "tile size {1} of the partition of {2} ({3}); use a "
+                        "{1} {2} of {3}the partition of {4} ({5}); use a "
                         "width that divides it or retile",
-                        *width, inner, describeSource(kernel, partition),
+                        *width, gathered ? "size" : "tile size", inner,
+                        gathered ? "the tiles tile.gather reads from " : "",
+                        describeSource(kernel, partition),
                         describeTile(partition)),
           partition.getLoc(), "this partition"};
     }

@@ -331,3 +331,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A partition gathered along its innermost dim: the width must divide the
+// gathered tile's innermost size (2 here), not the view's tile size 1.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @gathered_columns(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 4} {
+    %c0 = arith.constant 0 : index
+    // expected-note @below {{this partition}}
+    %Xg = tile.partition %X tile [BM, 1] pad(zero) : memref<?x?xf32> -> !tile.part<4x1xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BM, 2] : memref<?x?xf32> -> !tile.part<4x2xf32>
+    %m = tile.grid %Yv dims [0] : !tile.part<4x2xf32>
+    %cols = tile.iota dim 1 : tensor<4x2xi32>
+    %x = tile.gather %Xg[%m, %c0] dim 1 by %cols : !tile.part<4x1xf32, pad = zero>, tensor<4x2xi32> -> tensor<4x2xf32>
+    tile.store %x, %Yv[%m, %c0] : tensor<4x2xf32>, !tile.part<4x2xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.vector_width: vector_width = 4 does not divide the innermost size 2 of the tiles tile.gather reads from the partition of argument #0 'X' (dims [M, N]) (tile [BM, 1] = 4x1); use a width that divides it or retile}}
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

@@ -111,3 +111,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A partition gathered along its innermost dim has tile size 1 there; the
+// width must divide the gathered tiles' innermost size (64) instead.
+// CHECK-LABEL: tile.kernel @gathered_columns
+// CHECK-SAME: vector_width = 4
+module attributes {transform.with_named_sequence} {
+  tile.kernel @gathered_columns(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 4, BN = 64} {
+    %c0 = arith.constant 0 : index
+    %Xg = tile.partition %X tile [BM, 1] pad(zero) : memref<?x?xf32> -> !tile.part<4x1xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<4x64xf32>
+    %m = tile.grid %Yv dims [0] : !tile.part<4x64xf32>
+    %cols = tile.iota dim 1 : tensor<4x64xi32>
+    %x = tile.gather %Xg[%m, %c0] dim 1 by %cols : !tile.part<4x1xf32, pad = zero>, tensor<4x64xi32> -> tensor<4x64xf32>
+    tile.store %x, %Yv[%m, %c0] : tensor<4x64xf32>, !tile.part<4x64xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}
