@@ -505,8 +505,10 @@ static bool indexSharedAlongRuns(Value offsets, int64_t gathered) {
 /// negative index is out of bounds too); out-of-bounds elements read the pad.
 /// When the index is constant along each run (token ids broadcast along the
 /// embedding dim), a run is one vector access: plain and aligned when it is
-/// whole and the rows are aligned, masked otherwise. Else each element is a
-/// guarded scalar load.
+/// whole and the rows are aligned, masked otherwise. Gathered along the
+/// innermost dim, a run whose indices turn out consecutive at run time (the
+/// partner columns of a rotary embedding) and lie aligned and in bounds is
+/// one aligned vector load. Else each element is a guarded scalar load.
 struct GatherLowering : KernelPattern<tile::GatherOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::GatherOp op, OpAdaptor adaptor,
@@ -526,7 +528,7 @@ struct GatherLowering : KernelPattern<tile::GatherOp> {
     VectorType runType = VectorType::get({run}, elementType);
     TypedAttr pad = getPadAttr(view->pad, elementType);
     Value offsets = adaptor.getOffsets();
-    Value first = adaptor.getIndices()[gathered];
+    Value firstCoord = adaptor.getIndices()[gathered];
     TileAccess access =
         addressTile(ctx, b, *view, adaptor.getIndices(), layout, loc);
     // The position along the gathered dim of element `flat` of this thread.
@@ -534,11 +536,17 @@ struct GatherLowering : KernelPattern<tile::GatherOp> {
       Value index =
           vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
       index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
-      return arith::AddIOp::create(b, loc, first, index);
+      return arith::AddIOp::create(b, loc, firstCoord, index);
     };
     Value result = arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
     bool shared = indexSharedAlongRuns(op.getOffsets(), gathered);
+    int64_t rank = view->tileShape.size();
+    // Rows of the memref start 16-byte aligned for runs of `run` elements
+    // (the innermost dim a multiple of the run), once per kernel.
+    Value rowsAligned;
+    if (!shared && run > 1 && gathered == rank - 1)
+      rowsAligned = ctx.divisibleBy(b, view->dims.back(), run);
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> chunkOffsets) {
       if (shared) {
         SmallVector<Value> coords =
@@ -583,28 +591,96 @@ struct GatherLowering : KernelPattern<tile::GatherOp> {
                            .getResult();
         return;
       }
-      for (int64_t e = 0; e < run; ++e) {
-        SmallVector<int64_t> elementOffsets(chunkOffsets);
-        elementOffsets.back() += e;
-        SmallVector<Value> coords =
-            runCoords(ctx, b, access.base, elementOffsets, loc);
-        coords[gathered] = gatheredCoord(flat + e);
-        Value ok;
-        for (auto [coord, extent] : llvm::zip(coords, view->dims)) {
-          Value inDim = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              coord, extent);
-          ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
+      // One guarded scalar load per element of the run.
+      auto elementwiseRun = [&]() -> Value {
+        Value runValue = arith::ConstantOp::create(
+            b, loc, runType,
+            DenseElementsAttr::get(runType, cast<Attribute>(pad)));
+        for (int64_t e = 0; e < run; ++e) {
+          SmallVector<int64_t> elementOffsets(chunkOffsets);
+          elementOffsets.back() += e;
+          SmallVector<Value> coords =
+              runCoords(ctx, b, access.base, elementOffsets, loc);
+          coords[gathered] = gatheredCoord(flat + e);
+          Value ok;
+          for (auto [coord, extent] : llvm::zip(coords, view->dims)) {
+            Value inDim = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, coord, extent);
+            ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
+          }
+          Value element = emitIfElse(
+              b, loc, elementType, ok,
+              [&] {
+                return memref::LoadOp::create(b, loc, view->memref, coords)
+                    .getResult();
+              },
+              [&] {
+                return arith::ConstantOp::create(b, loc, pad).getResult();
+              });
+          runValue = vector::InsertOp::create(b, loc, element, runValue,
+                                              ArrayRef<int64_t>{e});
         }
-        Value element = emitIfElse(
-            b, loc, elementType, ok,
+        return runValue;
+      };
+      Value chunk;
+      if (run > 1 && gathered == rank - 1) {
+        // Gathered along the innermost dim: a run whose indices are
+        // consecutive (a rotated or shifted column range) is contiguous in
+        // memory. Checked at run time, with the run in bounds and 16-byte
+        // aligned (the row length and the first position multiples of the
+        // run), it is one vector load; otherwise the elementwise loads.
+        SmallVector<Value> coords =
+            runCoords(ctx, b, access.base, chunkOffsets, loc);
+        coords[gathered] = gatheredCoord(flat);
+        Value firstIndex =
+            vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
+        Type indexType = firstIndex.getType();
+        Value fast = rowsAligned;
+        for (int64_t e = 1; e < run; ++e) {
+          Value next = vector::ExtractOp::create(b, loc, offsets,
+                                                 ArrayRef<int64_t>{flat + e});
+          Value expected = arith::AddIOp::create(
+              b, loc, firstIndex,
+              arith::ConstantOp::create(b, loc,
+                                        b.getIntegerAttr(indexType, e)));
+          Value step = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             next, expected);
+          fast = arith::AndIOp::create(b, loc, fast, step);
+        }
+        Value startOk =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                  coords[gathered], view->dims[gathered]);
+        Value whole = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sge,
+            runExtent(ctx, b, *view, coords, loc), ctx.constIndex(b, run));
+        Value startAligned = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, loc, coords[gathered],
+                                   ctx.constIndex(b, run)),
+            ctx.constIndex(b, 0));
+        fast = arith::AndIOp::create(b, loc, fast, startOk);
+        fast = arith::AndIOp::create(b, loc, fast, whole);
+        fast = arith::AndIOp::create(b, loc, fast, startAligned);
+        int64_t alignBytes =
+            std::min<int64_t>(16, run * elementBytes(elementType));
+        chunk = emitIfElse(
+            b, loc, runType, fast,
             [&] {
-              return memref::LoadOp::create(b, loc, view->memref, coords)
+              return vector::LoadOp::create(
+                         b, loc, runType, view->memref, coords,
+                         /*nontemporal=*/false, b.getI64IntegerAttr(alignBytes))
                   .getResult();
             },
-            [&] { return arith::ConstantOp::create(b, loc, pad).getResult(); });
-        result = vector::InsertOp::create(b, loc, element, result,
-                                          ArrayRef<int64_t>{flat + e});
+            elementwiseRun);
+      } else {
+        chunk = elementwiseRun();
       }
+      result = run == vt.getNumElements()
+                   ? chunk
+                   : vector::InsertStridedSliceOp::create(
+                         b, loc, chunk, result, ArrayRef<int64_t>{flat},
+                         ArrayRef<int64_t>{1})
+                         .getResult();
     });
     rewriter.replaceOp(op, result);
     return success();

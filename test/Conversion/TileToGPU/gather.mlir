@@ -72,3 +72,43 @@ tile.kernel @any_index(%I: memref<?x?xi64> {tile.dims = ["T", "D"]},
   tile.store %e, %Yv[%t, %j] : tensor<2x64xf32>, !tile.part<2x64xf32>
   tile.return
 }
+
+// -----
+
+// Gathered along the innermost dim (the partner columns of a rotary
+// embedding): per run, a run-time test that the indices are consecutive, the
+// first position in bounds and a multiple of 4, the run whole and the rows
+// aligned (N % 4, once per kernel) picks one aligned vector load; otherwise
+// the guarded scalar loads.
+
+// CHECK-LABEL: gpu.func @rotate_columns
+// CHECK: %[[ROWS:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// CHECK: vector.extract %[[IDX:.*]][0] : i32 from vector<4xi32>
+// CHECK: %[[I0:.*]] = vector.extract %[[IDX]][0] : i32 from vector<4xi32>
+// CHECK-NEXT: %[[I1:.*]] = vector.extract %[[IDX]][1] : i32 from vector<4xi32>
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[E1:.*]] = arith.addi %[[I0]], %[[ONE]] : i32
+// CHECK-NEXT: %[[S1:.*]] = arith.cmpi eq, %[[I1]], %[[E1]] : i32
+// CHECK-NEXT: arith.andi %[[ROWS]], %[[S1]] : i1
+// CHECK: vector.extract %[[IDX]][3] : i32 from vector<4xi32>
+// CHECK: %[[REM:.*]] = arith.remui %[[POS:.*]], %c4 : index
+// CHECK-NEXT: %[[AL:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
+// CHECK: %[[FAST:.*]] = arith.andi %{{.*}}, %[[AL]] : i1
+// CHECK-NEXT: scf.if %[[FAST]] -> (vector<4xf32>) {
+// CHECK-NEXT: vector.load %{{.*}}[%{{.*}}, %[[POS]]] {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: } else {
+// CHECK-COUNT-4: memref.load
+tile.kernel @rotate_columns(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                            %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 1, BN = 128, num_warps = 1, vector_width = 4} {
+  %c0 = arith.constant 0 : index
+  %Xg = tile.partition %X tile [BM, 1] pad(zero) : memref<?x?xf32> -> !tile.part<1x1xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<1x128xf32>
+  %m = tile.grid %Yv dims [0] : !tile.part<1x128xf32>
+  %cols = tile.iota dim 1 : tensor<1x128xi32>
+  %shift = arith.constant dense<64> : tensor<1x128xi32>
+  %partner = arith.addi %cols, %shift : tensor<1x128xi32>
+  %x = tile.gather %Xg[%m, %c0] dim 1 by %partner : !tile.part<1x1xf32, pad = zero>, tensor<1x128xi32> -> tensor<1x128xf32>
+  tile.store %x, %Yv[%m, %c0] : tensor<1x128xf32>, !tile.part<1x128xf32>
+  tile.return
+}
