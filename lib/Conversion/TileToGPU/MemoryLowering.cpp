@@ -220,6 +220,18 @@ static void emitIfElse(OpBuilder &b, Location loc, Value cond,
   otherwise();
 }
 
+/// `result` with the run `chunk` at element `flat` (the run itself when it is
+/// the whole per-thread vector).
+static Value insertRun(OpBuilder &b, Location loc, Value chunk, Value result,
+                       int64_t flat) {
+  if (chunk.getType() == result.getType())
+    return chunk;
+  return vector::InsertStridedSliceOp::create(b, loc, chunk, result,
+                                              ArrayRef<int64_t>{flat},
+                                              ArrayRef<int64_t>{1})
+      .getResult();
+}
+
 namespace {
 /// How the runs of one tile access are emitted.
 enum class RunMode {
@@ -301,12 +313,7 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
           chunk = emitIfElse(b, loc, runType, whole, plainLoad, maskedLoad);
         }
       }
-      result = run == vt.getNumElements()
-                   ? chunk
-                   : vector::InsertStridedSliceOp::create(
-                         b, loc, chunk, result, ArrayRef<int64_t>{flat},
-                         ArrayRef<int64_t>{1})
-                         .getResult();
+      result = insertRun(b, loc, chunk, result, flat);
     });
     return result;
   };
@@ -499,6 +506,138 @@ static bool indexSharedAlongRuns(Value offsets, int64_t gathered) {
   return broadcast && llvm::is_contained(broadcast.getDims(), inner);
 }
 
+/// The runs of one thread's part of a tile.gather result, each emitted in one
+/// of three forms (GatherLowering picks per run).
+struct GatherRuns {
+  KernelContext &ctx;
+  OpBuilder &b;
+  Location loc;
+  const View &view;
+  TileAccess access;
+  Value offsets;    // the thread's index elements, in the result's layout
+  Value firstCoord; // the tile coordinate the indices add to
+  int64_t gathered, run;
+  VectorType runType;
+  TypedAttr pad;
+
+  Value padRun() const {
+    return arith::ConstantOp::create(
+        b, loc, runType, DenseElementsAttr::get(runType, cast<Attribute>(pad)));
+  }
+
+  /// The memref coordinates of element `flat`, at `tileOffsets` in the tile.
+  SmallVector<Value> coords(int64_t flat, ArrayRef<int64_t> tileOffsets) const {
+    SmallVector<Value> result =
+        runCoords(ctx, b, access.base, tileOffsets, loc);
+    Value index =
+        vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
+    index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+    result[gathered] = arith::AddIOp::create(b, loc, firstCoord, index);
+    return result;
+  }
+
+  /// One index for the whole run: a plain aligned load when the run is whole
+  /// (and the rows aligned), masked with the pad otherwise.
+  Value sharedIndex(int64_t flat, ArrayRef<int64_t> tileOffsets) const {
+    SmallVector<Value> at = coords(flat, tileOffsets);
+    Value extent = runExtent(ctx, b, view, at, loc);
+    auto maskedLoad = [&]() -> Value {
+      Value mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({run}, b.getI1Type()), ValueRange{extent});
+      return vector::MaskedLoadOp::create(b, loc, runType, view.memref, at,
+                                          mask, padRun(), access.alignment)
+          .getResult();
+    };
+    if (run == 1 || !access.fastAlignment)
+      return maskedLoad();
+    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                        extent, ctx.constIndex(b, run));
+    if (access.aligned)
+      whole = arith::AndIOp::create(b, loc, whole, access.aligned);
+    return emitIfElse(
+        b, loc, runType, whole,
+        [&] {
+          return vector::LoadOp::create(b, loc, runType, view.memref, at,
+                                        /*nontemporal=*/false,
+                                        access.fastAlignment)
+              .getResult();
+        },
+        maskedLoad);
+  }
+
+  /// One guarded scalar load per element.
+  Value elementwise(int64_t flat, ArrayRef<int64_t> tileOffsets) const {
+    Value result = padRun();
+    for (int64_t e = 0; e < run; ++e) {
+      SmallVector<int64_t> elementOffsets(tileOffsets);
+      elementOffsets.back() += e;
+      SmallVector<Value> at = coords(flat + e, elementOffsets);
+      Value ok;
+      for (auto [coord, extent] : llvm::zip(at, view.dims)) {
+        Value inDim = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            coord, extent);
+        ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
+      }
+      Value element = emitIfElse(
+          b, loc, runType.getElementType(), ok,
+          [&] {
+            return memref::LoadOp::create(b, loc, view.memref, at).getResult();
+          },
+          [&] { return arith::ConstantOp::create(b, loc, pad).getResult(); });
+      result = vector::InsertOp::create(b, loc, element, result,
+                                        ArrayRef<int64_t>{e});
+    }
+    return result;
+  }
+
+  /// Gathered along the innermost dim: a run whose indices are consecutive
+  /// (a rotated or shifted column range) is contiguous in memory. Checked at
+  /// run time, with the run in bounds and 16-byte aligned (`rowsAligned`:
+  /// the row length a multiple of the run; and the first position), it is
+  /// one vector load; otherwise the elementwise loads.
+  Value consecutive(int64_t flat, ArrayRef<int64_t> tileOffsets,
+                    Value rowsAligned) const {
+    SmallVector<Value> at = coords(flat, tileOffsets);
+    Value firstIndex =
+        vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
+    Type indexType = firstIndex.getType();
+    Value fast = rowsAligned;
+    auto both = [&](Value cond) {
+      fast = arith::AndIOp::create(b, loc, fast, cond);
+    };
+    for (int64_t e = 1; e < run; ++e) {
+      Value next = vector::ExtractOp::create(b, loc, offsets,
+                                             ArrayRef<int64_t>{flat + e});
+      Value expected = arith::AddIOp::create(
+          b, loc, firstIndex,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(indexType, e)));
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                 expected));
+    }
+    Value start = at[gathered];
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start,
+                               view.dims[gathered]));
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                               runExtent(ctx, b, view, at, loc),
+                               ctx.constIndex(b, run)));
+    both(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, start, ctx.constIndex(b, run)),
+        ctx.constIndex(b, 0)));
+    int64_t alignBytes =
+        std::min<int64_t>(16, run * elementBytes(runType.getElementType()));
+    return emitIfElse(
+        b, loc, runType, fast,
+        [&] {
+          return vector::LoadOp::create(b, loc, runType, view.memref, at,
+                                        /*nontemporal=*/false,
+                                        b.getI64IntegerAttr(alignBytes))
+              .getResult();
+        },
+        [&] { return elementwise(flat, tileOffsets); });
+  }
+};
+
 /// tile.gather: the per-thread elements of the result's layout, each at its
 /// tile coordinate plus its index along the gathered dim. Every position is
 /// checked against the memref's extents (runExtent: unsigned compares, so a
@@ -524,163 +663,35 @@ struct GatherLowering : KernelPattern<tile::GatherOp> {
     int64_t gathered = op.getDim();
     int64_t run = layout.innerPerThread();
     Type elementType = view->elementType;
+    GatherRuns runs{
+        ctx,
+        b,
+        loc,
+        *view,
+        addressTile(ctx, b, *view, adaptor.getIndices(), layout, loc),
+        adaptor.getOffsets(),
+        adaptor.getIndices()[gathered],
+        gathered,
+        run,
+        VectorType::get({run}, elementType),
+        getPadAttr(view->pad, elementType)};
     VectorType vt = vectorType(layout, elementType);
-    VectorType runType = VectorType::get({run}, elementType);
-    TypedAttr pad = getPadAttr(view->pad, elementType);
-    Value offsets = adaptor.getOffsets();
-    Value firstCoord = adaptor.getIndices()[gathered];
-    TileAccess access =
-        addressTile(ctx, b, *view, adaptor.getIndices(), layout, loc);
-    // The position along the gathered dim of element `flat` of this thread.
-    auto gatheredCoord = [&](int64_t flat) -> Value {
-      Value index =
-          vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
-      index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
-      return arith::AddIOp::create(b, loc, firstCoord, index);
-    };
     Value result = arith::ConstantOp::create(
-        b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
+        b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(runs.pad)));
     bool shared = indexSharedAlongRuns(op.getOffsets(), gathered);
-    int64_t rank = view->tileShape.size();
-    // Rows of the memref start 16-byte aligned for runs of `run` elements
-    // (the innermost dim a multiple of the run), once per kernel.
-    Value rowsAligned;
-    if (!shared && run > 1 && gathered == rank - 1)
-      rowsAligned = ctx.divisibleBy(b, view->dims.back(), run);
-    layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> chunkOffsets) {
-      if (shared) {
-        SmallVector<Value> coords =
-            runCoords(ctx, b, access.base, chunkOffsets, loc);
-        coords[gathered] = gatheredCoord(flat);
-        Value extent = runExtent(ctx, b, *view, coords, loc);
-        auto maskedLoad = [&]() -> Value {
-          Value mask = vector::CreateMaskOp::create(
-              b, loc, VectorType::get({run}, b.getI1Type()),
-              ValueRange{extent});
-          Value padRun = arith::ConstantOp::create(
-              b, loc, runType,
-              DenseElementsAttr::get(runType, cast<Attribute>(pad)));
-          return vector::MaskedLoadOp::create(b, loc, runType, view->memref,
-                                              coords, mask, padRun,
-                                              access.alignment)
-              .getResult();
-        };
-        Value chunk;
-        if (run > 1 && access.fastAlignment) {
-          Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                              extent, ctx.constIndex(b, run));
-          if (access.aligned)
-            whole = arith::AndIOp::create(b, loc, whole, access.aligned);
-          chunk = emitIfElse(
-              b, loc, runType, whole,
-              [&] {
-                return vector::LoadOp::create(b, loc, runType, view->memref,
-                                              coords, /*nontemporal=*/false,
-                                              access.fastAlignment)
-                    .getResult();
-              },
-              maskedLoad);
-        } else {
-          chunk = maskedLoad();
-        }
-        result = run == vt.getNumElements()
-                     ? chunk
-                     : vector::InsertStridedSliceOp::create(
-                           b, loc, chunk, result, ArrayRef<int64_t>{flat},
-                           ArrayRef<int64_t>{1})
-                           .getResult();
-        return;
-      }
-      // One guarded scalar load per element of the run.
-      auto elementwiseRun = [&]() -> Value {
-        Value runValue = arith::ConstantOp::create(
-            b, loc, runType,
-            DenseElementsAttr::get(runType, cast<Attribute>(pad)));
-        for (int64_t e = 0; e < run; ++e) {
-          SmallVector<int64_t> elementOffsets(chunkOffsets);
-          elementOffsets.back() += e;
-          SmallVector<Value> coords =
-              runCoords(ctx, b, access.base, elementOffsets, loc);
-          coords[gathered] = gatheredCoord(flat + e);
-          Value ok;
-          for (auto [coord, extent] : llvm::zip(coords, view->dims)) {
-            Value inDim = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::ult, coord, extent);
-            ok = ok ? arith::AndIOp::create(b, loc, ok, inDim) : inDim;
-          }
-          Value element = emitIfElse(
-              b, loc, elementType, ok,
-              [&] {
-                return memref::LoadOp::create(b, loc, view->memref, coords)
-                    .getResult();
-              },
-              [&] {
-                return arith::ConstantOp::create(b, loc, pad).getResult();
-              });
-          runValue = vector::InsertOp::create(b, loc, element, runValue,
-                                              ArrayRef<int64_t>{e});
-        }
-        return runValue;
-      };
-      Value chunk;
-      if (run > 1 && gathered == rank - 1) {
-        // Gathered along the innermost dim: a run whose indices are
-        // consecutive (a rotated or shifted column range) is contiguous in
-        // memory. Checked at run time, with the run in bounds and 16-byte
-        // aligned (the row length and the first position multiples of the
-        // run), it is one vector load; otherwise the elementwise loads.
-        SmallVector<Value> coords =
-            runCoords(ctx, b, access.base, chunkOffsets, loc);
-        coords[gathered] = gatheredCoord(flat);
-        Value firstIndex =
-            vector::ExtractOp::create(b, loc, offsets, ArrayRef<int64_t>{flat});
-        Type indexType = firstIndex.getType();
-        Value fast = rowsAligned;
-        for (int64_t e = 1; e < run; ++e) {
-          Value next = vector::ExtractOp::create(b, loc, offsets,
-                                                 ArrayRef<int64_t>{flat + e});
-          Value expected = arith::AddIOp::create(
-              b, loc, firstIndex,
-              arith::ConstantOp::create(b, loc,
-                                        b.getIntegerAttr(indexType, e)));
-          Value step = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             next, expected);
-          fast = arith::AndIOp::create(b, loc, fast, step);
-        }
-        Value startOk =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                  coords[gathered], view->dims[gathered]);
-        Value whole = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge,
-            runExtent(ctx, b, *view, coords, loc), ctx.constIndex(b, run));
-        Value startAligned = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::eq,
-            arith::RemUIOp::create(b, loc, coords[gathered],
-                                   ctx.constIndex(b, run)),
-            ctx.constIndex(b, 0));
-        fast = arith::AndIOp::create(b, loc, fast, startOk);
-        fast = arith::AndIOp::create(b, loc, fast, whole);
-        fast = arith::AndIOp::create(b, loc, fast, startAligned);
-        int64_t alignBytes =
-            std::min<int64_t>(16, run * elementBytes(elementType));
-        chunk = emitIfElse(
-            b, loc, runType, fast,
-            [&] {
-              return vector::LoadOp::create(
-                         b, loc, runType, view->memref, coords,
-                         /*nontemporal=*/false, b.getI64IntegerAttr(alignBytes))
-                  .getResult();
-            },
-            elementwiseRun);
-      } else {
-        chunk = elementwiseRun();
-      }
-      result = run == vt.getNumElements()
-                   ? chunk
-                   : vector::InsertStridedSliceOp::create(
-                         b, loc, chunk, result, ArrayRef<int64_t>{flat},
-                         ArrayRef<int64_t>{1})
-                         .getResult();
+    bool innermost =
+        !shared && run > 1 &&
+        gathered == static_cast<int64_t>(view->tileShape.size()) - 1;
+    // Rows start 16-byte aligned for runs of `run` elements when the
+    // innermost dim is a multiple of the run: computed once per kernel.
+    Value rowsAligned =
+        innermost ? ctx.divisibleBy(b, view->dims.back(), run) : Value();
+    layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> tileOffsets) {
+      Value chunk = shared ? runs.sharedIndex(flat, tileOffsets)
+                    : innermost
+                        ? runs.consecutive(flat, tileOffsets, rowsAligned)
+                        : runs.elementwise(flat, tileOffsets);
+      result = insertRun(b, loc, chunk, result, flat);
     });
     rewriter.replaceOp(op, result);
     return success();
