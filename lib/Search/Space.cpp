@@ -10,6 +10,7 @@
 #include "kbench/Search/Space.h"
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Dialect/Tile/TransformOps/RewriteProbes.h"
 #include "kbench/Dialect/Tile/TransformOps/Schedule.h"
 
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -310,8 +311,19 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
        << "} : !transform.any_op\n";
   os << "    %vector_width = transform.tune.knob<\"vector_width\"> options = "
      << list({1, 2, 4}) << " -> !transform.param<i64>\n"
-     << "    transform.tile.vector_width %k %vector_width : !transform.any_op\n"
-     << "    transform.yield\n  }\n}\n";
+     << "    transform.tile.vector_width %k %vector_width : !transform.any_op\n";
+  // A structural choice where the kernel has the shape the rewrite needs
+  // (several row passes re-loading a tile); last, so that it sees the tile
+  // sizes and num_warps chosen above. The held-tile budget at the chosen
+  // sizes is left to the op's legality rule, which refuses the candidate.
+  if (singlePassFitsSomeSizes(kernel))
+    os << "    transform.tune.alternatives<\"single_pass\"> {\n"
+       << "      transform.yield\n"
+       << "    }, {\n"
+       << "      transform.tile.single_pass %k 1 : !transform.any_op\n"
+       << "      transform.yield\n"
+       << "    }\n";
+  os << "    transform.yield\n  }\n}\n";
   return text;
 }
 

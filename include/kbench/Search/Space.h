@@ -59,8 +59,11 @@ public:
   /// `kernelModule`, derived from the kernel's own params and never from a
   /// tuned schedule: each tile param over powers of two from a quarter to
   /// four times its value, num_warps in {1, 2, 4, 8}, vector_width in
-  /// {1, 2, 4}, and a per-thread budget of 64 elements for every partition
-  /// tile of two or more sizes. Empty with `error` set when the module has no single kernel.
+  /// {1, 2, 4}, a per-thread budget of 64 elements for every partition
+  /// tile of two or more sizes, and the alternatives "single_pass" (without
+  /// or with transform.tile.single_pass) when the rewrite fits the kernel at
+  /// some tile sizes. Empty with `error` set when the module has no single
+  /// kernel.
   static std::string defaultSpaceText(mlir::ModuleOp kernelModule,
                                       std::string &error);
 

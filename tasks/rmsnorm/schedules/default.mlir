@@ -1,7 +1,10 @@
-// Default schedule of rmsnorm: 4 rows of up to 1024 columns per CTA of 4
-// warps, with 16-byte accesses (vector_width 4; tile-to-gpu checks the row
-// alignment, N % 4 == 0, at run time and falls back to masked scalar
-// accesses). As layernorm's default, one pass fewer.
+// Schedule of rmsnorm for rows of 2046 columns and more (schedules/dispatch.json;
+// the tune shape 16384 x 4096 runs it): one row of up to 4096 columns per CTA
+// of 8 warps, scalar accesses, two passes. Found by kbench search (default
+// space, naive start, seed 1, one round of 64 candidates on the H200 machine,
+// 2026-12-03: candidate c0-71); under the full protocol it took 131.0 us at
+// the tune shape against 189.2 us for the earlier hand-written default (4 rows
+// of 1024 on 4 warps, vector_width 4): 0.97x torch.compile instead of 0.67x.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
@@ -12,9 +15,9 @@ module attributes {transform.with_named_sequence} {
       %root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root
         : (!transform.any_op) -> !transform.any_op
-    transform.tile.set_num_warps %k 4 : !transform.any_op
-    transform.tile.set_params %k {BR = 4, BN = 1024} : !transform.any_op
-    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.tile.set_num_warps %k 8 : !transform.any_op
+    transform.tile.set_params %k {BR = 1, BN = 4096} : !transform.any_op
+    transform.tile.vector_width %k 1 : !transform.any_op
     transform.yield
   }
 }

@@ -202,7 +202,8 @@ static std::optional<KnobFailure> checkFastPath(KernelOp kernel,
 //===----------------------------------------------------------------------===//
 
 std::optional<KnobFailure>
-kbench::transform::planSinglePass(KernelOp kernel, SinglePassPlan &plan) {
+kbench::transform::planSinglePass(KernelOp kernel, SinglePassPlan &plan,
+                                  bool checkHeldTiles) {
   Block &body = kernel.getBody().front();
   auto where = [&](StringRef text) {
     return (Twine("@") + kernel.getSymName() + text).str();
@@ -274,6 +275,8 @@ kbench::transform::planSinglePass(KernelOp kernel, SinglePassPlan &plan) {
               "do; drop the op for this kernel"),
         loops.front().getLoc(), "the first row loop"};
   }
+  if (!checkHeldTiles)
+    return std::nullopt;
   if (std::optional<KnobFailure> failure = checkFastPath(kernel, ifOp)) {
     discardSinglePass(plan);
     // The fast path is gone: point at the load in the original pass.

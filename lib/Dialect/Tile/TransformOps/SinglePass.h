@@ -33,9 +33,12 @@ struct SinglePassPlan {
 };
 
 /// Builds the fast path of `kernel` next to its passes and checks it; on
-/// failure nothing of it remains and the message says why.
+/// failure nothing of it remains and the message says why. Without
+/// `checkHeldTiles` the held-tile register rule is skipped: the rewrite's
+/// structure alone, which holds at some tile sizes if it holds at one.
 std::optional<KnobFailure> planSinglePass(tile::KernelOp kernel,
-                                          SinglePassPlan &plan);
+                                          SinglePassPlan &plan,
+                                          bool checkHeldTiles = true);
 /// Erases a plan that was not committed.
 void discardSinglePass(SinglePassPlan &plan);
 /// Moves the original passes into the else branch.

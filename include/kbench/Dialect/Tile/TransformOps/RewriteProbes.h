@@ -1,0 +1,28 @@
+//===- RewriteProbes.h - Would a structural rewrite fit a kernel? -*- C++ -*-===//
+//
+// Questions the search asks before it offers a structural rewrite as a
+// choice: a default space (docs/search.md) holds a rewrite only for kernels
+// of the shape it rewrites, so that half of the space is not refused by the
+// transform op's legality rules. Each probe works on a copy of the kernel
+// and leaves the module as it was. Light header: forward declarations only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
+#define KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace kbench {
+
+/// Whether `transform.tile.single_pass` rewrites the tile.kernel `kernel` at
+/// some tile sizes: it has row passes that re-load a tile, and every other
+/// legality rule holds but the held-tile register budget, which depends on
+/// the tile sizes and num_warps a search chooses.
+bool singlePassFitsSomeSizes(mlir::Operation *kernel);
+
+} // namespace kbench
+
+#endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
