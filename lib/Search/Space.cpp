@@ -311,11 +311,27 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
        << "} : !transform.any_op\n";
   os << "    %vector_width = transform.tune.knob<\"vector_width\"> options = "
      << list({1, 2, 4}) << " -> !transform.param<i64>\n"
-     << "    transform.tile.vector_width %k %vector_width : !transform.any_op\n";
-  // A structural choice where the kernel has the shape the rewrite needs
-  // (several row passes re-loading a tile); last, so that it sees the tile
-  // sizes and num_warps chosen above. The held-tile budget at the chosen
-  // sizes is left to the op's legality rule, which refuses the candidate.
+     << "    transform.tile.vector_width %k %vector_width : "
+        "!transform.any_op\n";
+  // Structural choices, where the kernel has the shape a rewrite needs;
+  // last, so that they see the tile sizes and num_warps chosen above.
+  //
+  // Splitting a one-pass sum across CTAs, in chunks of 4 to 32 row tiles;
+  // where the alternative is not taken the chunk knob changes nothing, and
+  // the IR-hash dedupe folds those candidates into one.
+  if (splitReductionFits(kernel))
+    os << "    %chunk = transform.tune.knob<\"chunk\"> options = "
+       << list({4, 8, 16, 32}) << " -> !transform.param<i64>\n"
+       << "    transform.tune.alternatives<\"split_reduction\"> {\n"
+       << "      transform.yield\n"
+       << "    }, {\n"
+       << "      transform.tile.split_reduction %k chunk %chunk : "
+          "!transform.any_op\n"
+       << "      transform.yield\n"
+       << "    }\n";
+  // Reading a row once (several row passes re-loading a tile). The held-tile
+  // budget at the chosen sizes is left to the op's legality rule, which
+  // refuses the candidate.
   if (singlePassFitsSomeSizes(kernel))
     os << "    transform.tune.alternatives<\"single_pass\"> {\n"
        << "      transform.yield\n"

@@ -60,10 +60,11 @@ public:
   /// tuned schedule: each tile param over powers of two from a quarter to
   /// four times its value, num_warps in {1, 2, 4, 8}, vector_width in
   /// {1, 2, 4}, a per-thread budget of 64 elements for every partition
-  /// tile of two or more sizes, and the alternatives "single_pass" (without
-  /// or with transform.tile.single_pass) when the rewrite fits the kernel at
-  /// some tile sizes. Empty with `error` set when the module has no single
-  /// kernel.
+  /// tile of two or more sizes, and a structural alternative per rewrite
+  /// that fits the kernel (RewriteProbes.h): "single_pass" (without or with
+  /// transform.tile.single_pass) and "split_reduction" (without or with
+  /// transform.tile.split_reduction in chunks of the knob "chunk"). Empty
+  /// with `error` set when the module has no single kernel.
   static std::string defaultSpaceText(mlir::ModuleOp kernelModule,
                                       std::string &error);
 

@@ -1,13 +1,16 @@
 //===- RewriteProbes.cpp - Would a structural rewrite fit a kernel? -------===//
 //
-// Each probe plans the rewrite on a clone of the kernel (a plan builds IR
-// beside the kernel's own ops) and throws the clone away.
+// Each probe plans the rewrite and throws the plan away. A single-pass plan
+// builds IR beside the kernel's own ops, so it plans on a clone; a
+// split-reduction plan edits nothing but needs the kernel's module (its
+// launches), so it plans on the kernel itself.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Dialect/Tile/TransformOps/RewriteProbes.h"
 
 #include "SinglePass.h"
+#include "SplitReduction.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -21,4 +24,12 @@ bool kbench::singlePassFitsSomeSizes(Operation *kernelOp) {
   bool fits = !transform::planSinglePass(copy, plan, /*checkHeldTiles=*/false);
   copy->erase();
   return fits;
+}
+
+bool kbench::splitReductionFits(Operation *kernelOp) {
+  auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
+  if (!kernel)
+    return false;
+  transform::SplitPlan plan;
+  return !transform::planSplitReduction(kernel, /*chunkTiles=*/2, plan);
 }

@@ -1,10 +1,10 @@
-//===- RewriteProbes.h - Would a structural rewrite fit a kernel? -*- C++ -*-===//
+//===- RewriteProbes.h - Does a structural rewrite fit? ---------*- C++ -*-===//
 //
 // Questions the search asks before it offers a structural rewrite as a
 // choice: a default space (docs/search.md) holds a rewrite only for kernels
 // of the shape it rewrites, so that half of the space is not refused by the
-// transform op's legality rules. Each probe works on a copy of the kernel
-// and leaves the module as it was. Light header: forward declarations only.
+// transform op's legality rules. Each probe leaves the module as it was.
+// Light header: forward declarations only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,11 @@ namespace kbench {
 /// legality rule holds but the held-tile register budget, which depends on
 /// the tile sizes and num_warps a search chooses.
 bool singlePassFitsSomeSizes(mlir::Operation *kernel);
+
+/// Whether `transform.tile.split_reduction` rewrites the tile.kernel
+/// `kernel` (a one-pass sum stored once, launched by its module); the chunk
+/// size does not change the answer.
+bool splitReductionFits(mlir::Operation *kernel);
 
 } // namespace kbench
 
