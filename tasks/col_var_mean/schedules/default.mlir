@@ -1,6 +1,10 @@
-// Default schedule of col_var_mean: col_sum's (32 columns per CTA of 4 warps,
-// walked 64 rows at a time; 128 CTAs at the tune shape), 16-byte accesses
-// (vector_width 4) when N % 4 == 0, checked at run time by tile-to-gpu.
+// Default schedule of col_var_mean, both kernels alike: col_sum's (32 columns
+// per CTA of 4 warps, 64 rows a step, 16-byte accesses with vector_width 4
+// when N % 4 == 0, checked at run time by tile-to-gpu) and its split of the
+// rows across CTAs in chunks of 4 row tiles (transform.tile.split_reduction,
+// docs/rewrites.md): each kernel gets a zeroing kernel launched before it and
+// adds its partial sums with tile.atomic_add, so the tune shape runs 8192
+// CTAs per pass instead of 128 walking all 16384 rows.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
@@ -14,6 +18,7 @@ module attributes {transform.with_named_sequence} {
     transform.tile.set_num_warps %k 4 : !transform.any_op
     transform.tile.set_params %k {BR = 64, BN = 32} : !transform.any_op
     transform.tile.vector_width %k 4 : !transform.any_op
+    transform.tile.split_reduction %k chunk 4 : !transform.any_op
     transform.yield
   }
 }
