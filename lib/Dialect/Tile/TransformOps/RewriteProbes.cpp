@@ -1,4 +1,4 @@
-//===- RewriteProbes.cpp - Would a structural rewrite fit a kernel? -------===//
+//===- RewriteProbes.cpp - Does a structural rewrite fit? ----------------===//
 //
 // Each probe plans the rewrite and throws the plan away. A single-pass plan
 // builds IR beside the kernel's own ops, so it plans on a clone; a
