@@ -1,108 +1,218 @@
 // Batch norm (training mode) backward, input gradient, per column j:
-//   dx = rstd * (g - mean(g) - xhat * mean(g * xhat)),  g = dy * w[j],
-// with the mean, rstd and xhat of batchnorm_train, all over the M rows.
-// Each block owns BN columns and walks the row tiles four times (mean,
-// variance, the sums of g and g * xhat, dx); the variance and g * xhat sums
-// mask rows past M with a tile.iota of dim 0 (a zero-padded row gives
-// xhat = -mean * rstd, not zero).
-tile.kernel @batchnorm_backward(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
-                                %W: memref<?xf32> {tile.dims = ["N"]},
-                                %DY: memref<?x?xf32> {tile.dims = ["M", "N"]},
-                                %DX: memref<?x?xf32> {tile.dims = ["M", "N"]})
+//   dx = rstd * w * (dy - mean(dy) - xhat * mean(dy * xhat)),
+// with the mean, rstd and xhat = (x - mean) * rstd of batchnorm_train, all
+// over the M rows (g = dy * w of the usual form, with w taken out of the
+// column means). Five kernels: four column sums into temporaries that @main
+// allocates (the mean of x, the biased variance, the mean of dy, the mean of
+// dy * xhat), each a one-pass sum that transform.tile.split_reduction splits
+// across CTAs, then @batchnorm_backward_dx elementwise on a grid over both
+// dims. The variance and the dy * xhat sum mask rows past M with a
+// tile.iota of dim 0: padded zeros are not neutral for (x - mean)^2, and a
+// padded row's xhat = -mean * rstd times a zero dy is zero only when rstd is
+// finite, which tile-verify cannot assume.
+tile.kernel @batchnorm_backward_mean(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                     %Mean: memref<?xf32> {tile.dims = ["N"]})
     params {BR = 16, BN = 256, num_warps = 4} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
-  %Wv = tile.partition %W tile [BN] pad(zero) : memref<?xf32> -> !tile.part<256xf32, pad = zero>
-  %DYv = tile.partition %DY tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
-  %DXv = tile.partition %DX tile [BR, BN] : memref<?x?xf32> -> !tile.part<16x256xf32>
-  %c = tile.grid %DXv dims [1] : !tile.part<16x256xf32>
+  %Meanv = tile.partition %Mean tile [BN] : memref<?xf32> -> !tile.part<256xf32>
+  %c = tile.grid %Meanv : !tile.part<256xf32>
   %mt = tile.num_tiles %Xv[0] : !tile.part<16x256xf32, pad = zero>
   %m = tile.extent %Xv[0] : !tile.part<16x256xf32, pad = zero>
   %m_i64 = arith.index_cast %m : index to i64
   %m_f32 = arith.sitofp %m_i64 : i64 to f32
-  %m_t = tile.splat %m_f32 : f32 -> tensor<256xf32>
+  %m2d = tile.splat %m_f32 : f32 -> tensor<16x256xf32>
   %zero = arith.constant dense<0.0> : tensor<16x256xf32>
-  %rows = tile.iota dim 0 : tensor<16x256xindex>
-  %br = tile.tile_size %Xv[0] : !tile.part<16x256xf32, pad = zero>
-  %m2d = tile.splat %m : index -> tensor<16x256xindex>
-
-  // Pass 1: column means.
-  %sum2d = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
+  %acc = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
     %x = tile.load %Xv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
-    %s = arith.addf %a, %x : tensor<16x256xf32>
+    %xm = arith.divf %x, %m2d : tensor<16x256xf32>
+    %s = arith.addf %a, %xm : tensor<16x256xf32>
     scf.yield %s : tensor<16x256xf32>
   }
-  %sum = tile.reduce add %sum2d dim 0 : tensor<16x256xf32> -> tensor<256xf32>
-  %mean = arith.divf %sum, %m_t : tensor<256xf32>
-  %mean2d = tile.broadcast %mean dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %mean = tile.reduce add %acc dim 0 : tensor<16x256xf32> -> tensor<256xf32>
+  tile.store %mean, %Meanv[%c] : tensor<256xf32>, !tile.part<256xf32>
+  tile.return
+}
 
-  // Pass 2: biased variance over the rows inside M.
-  %sq2d = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
+tile.kernel @batchnorm_backward_var(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                    %Mean: memref<?xf32> {tile.dims = ["N"]},
+                                    %Var: memref<?xf32> {tile.dims = ["N"]})
+    params {BR = 16, BN = 256, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
+  %Meanv = tile.partition %Mean tile [BN] pad(zero) : memref<?xf32> -> !tile.part<256xf32, pad = zero>
+  %Varv = tile.partition %Var tile [BN] : memref<?xf32> -> !tile.part<256xf32>
+  %c = tile.grid %Varv : !tile.part<256xf32>
+  %mt = tile.num_tiles %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m = tile.extent %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m_i64 = arith.index_cast %m : index to i64
+  %m_f32 = arith.sitofp %m_i64 : i64 to f32
+  %m2d = tile.splat %m_f32 : f32 -> tensor<16x256xf32>
+  %zero = arith.constant dense<0.0> : tensor<16x256xf32>
+  %Mean1 = tile.load %Meanv[%c] : !tile.part<256xf32, pad = zero> -> tensor<256xf32>
+  %Mean2d = tile.broadcast %Mean1 dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %rows = tile.iota dim 0 : tensor<16x256xindex>
+  %br = tile.tile_size %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %mi2d = tile.splat %m : index -> tensor<16x256xindex>
+  %acc = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
     %x = tile.load %Xv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
-    %d = arith.subf %x, %mean2d : tensor<16x256xf32>
+    %d = arith.subf %x, %Mean2d : tensor<16x256xf32>
     %d2 = arith.mulf %d, %d : tensor<16x256xf32>
+    %d2m = arith.divf %d2, %m2d : tensor<16x256xf32>
     %i0 = arith.muli %i, %br : index
     %base = tile.splat %i0 : index -> tensor<16x256xindex>
     %row = arith.addi %base, %rows : tensor<16x256xindex>
-    %inb = arith.cmpi ult, %row, %m2d : tensor<16x256xindex>
-    %masked = arith.select %inb, %d2, %zero : tensor<16x256xi1>, tensor<16x256xf32>
+    %inb = arith.cmpi ult, %row, %mi2d : tensor<16x256xindex>
+    %masked = arith.select %inb, %d2m, %zero : tensor<16x256xi1>, tensor<16x256xf32>
     %s = arith.addf %a, %masked : tensor<16x256xf32>
     scf.yield %s : tensor<16x256xf32>
   }
-  %sq = tile.reduce add %sq2d dim 0 : tensor<16x256xf32> -> tensor<256xf32>
-  %var = arith.divf %sq, %m_t : tensor<256xf32>
-  %eps = arith.constant dense<1.0e-5> : tensor<256xf32>
-  %vare = arith.addf %var, %eps : tensor<256xf32>
-  %rstd = math.rsqrt %vare : tensor<256xf32>
-  %rstd2d = tile.broadcast %rstd dims [0] : tensor<256xf32> -> tensor<16x256xf32>
-  %w1 = tile.load %Wv[%c] : !tile.part<256xf32, pad = zero> -> tensor<256xf32>
-  %w = tile.broadcast %w1 dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %var = tile.reduce add %acc dim 0 : tensor<16x256xf32> -> tensor<256xf32>
+  tile.store %var, %Varv[%c] : tensor<256xf32>, !tile.part<256xf32>
+  tile.return
+}
 
-  // Pass 3: column sums of g = dy * w and of g * xhat.
-  %sg2d, %sgx2d = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero, %b = %zero)
-      -> (tensor<16x256xf32>, tensor<16x256xf32>) {
+tile.kernel @batchnorm_backward_mean_dy(%DY: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                        %Mdy: memref<?xf32> {tile.dims = ["N"]})
+    params {BR = 16, BN = 256, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %DY tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
+  %Mdyv = tile.partition %Mdy tile [BN] : memref<?xf32> -> !tile.part<256xf32>
+  %c = tile.grid %Mdyv : !tile.part<256xf32>
+  %mt = tile.num_tiles %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m = tile.extent %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m_i64 = arith.index_cast %m : index to i64
+  %m_f32 = arith.sitofp %m_i64 : i64 to f32
+  %m2d = tile.splat %m_f32 : f32 -> tensor<16x256xf32>
+  %zero = arith.constant dense<0.0> : tensor<16x256xf32>
+  %acc = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
+    %dy = tile.load %Xv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
+    %dym = arith.divf %dy, %m2d : tensor<16x256xf32>
+    %s = arith.addf %a, %dym : tensor<16x256xf32>
+    scf.yield %s : tensor<16x256xf32>
+  }
+  %mdy = tile.reduce add %acc dim 0 : tensor<16x256xf32> -> tensor<256xf32>
+  tile.store %mdy, %Mdyv[%c] : tensor<256xf32>, !tile.part<256xf32>
+  tile.return
+}
+
+tile.kernel @batchnorm_backward_mean_dy_xhat(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                             %DY: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                             %Mean: memref<?xf32> {tile.dims = ["N"]},
+                                             %Var: memref<?xf32> {tile.dims = ["N"]},
+                                             %Mdyx: memref<?xf32> {tile.dims = ["N"]})
+    params {BR = 16, BN = 256, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
+  %DYv = tile.partition %DY tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<16x256xf32, pad = zero>
+  %Meanv = tile.partition %Mean tile [BN] pad(zero) : memref<?xf32> -> !tile.part<256xf32, pad = zero>
+  %Varv = tile.partition %Var tile [BN] pad(zero) : memref<?xf32> -> !tile.part<256xf32, pad = zero>
+  %Mdyxv = tile.partition %Mdyx tile [BN] : memref<?xf32> -> !tile.part<256xf32>
+  %c = tile.grid %Mdyxv : !tile.part<256xf32>
+  %mt = tile.num_tiles %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m = tile.extent %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %m_i64 = arith.index_cast %m : index to i64
+  %m_f32 = arith.sitofp %m_i64 : i64 to f32
+  %m2d = tile.splat %m_f32 : f32 -> tensor<16x256xf32>
+  %zero = arith.constant dense<0.0> : tensor<16x256xf32>
+  %Mean1 = tile.load %Meanv[%c] : !tile.part<256xf32, pad = zero> -> tensor<256xf32>
+  %Mean2d = tile.broadcast %Mean1 dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %var1 = tile.load %Varv[%c] : !tile.part<256xf32, pad = zero> -> tensor<256xf32>
+  %eps = arith.constant dense<1.0e-5> : tensor<256xf32>
+  %vare = arith.addf %var1, %eps : tensor<256xf32>
+  %rstd1 = math.rsqrt %vare : tensor<256xf32>
+  %rstd2d = tile.broadcast %rstd1 dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %rows = tile.iota dim 0 : tensor<16x256xindex>
+  %br = tile.tile_size %Xv[0] : !tile.part<16x256xf32, pad = zero>
+  %mi2d = tile.splat %m : index -> tensor<16x256xindex>
+  %acc = scf.for %i = %c0 to %mt step %c1 iter_args(%a = %zero) -> (tensor<16x256xf32>) {
     %x = tile.load %Xv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
     %dy = tile.load %DYv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
-    %g = arith.mulf %dy, %w : tensor<16x256xf32>
-    %d = arith.subf %x, %mean2d : tensor<16x256xf32>
+    %d = arith.subf %x, %Mean2d : tensor<16x256xf32>
     %xhat = arith.mulf %d, %rstd2d : tensor<16x256xf32>
-    %gx = arith.mulf %g, %xhat : tensor<16x256xf32>
+    %gx = arith.mulf %dy, %xhat : tensor<16x256xf32>
+    %gxm = arith.divf %gx, %m2d : tensor<16x256xf32>
     %i0 = arith.muli %i, %br : index
     %base = tile.splat %i0 : index -> tensor<16x256xindex>
     %row = arith.addi %base, %rows : tensor<16x256xindex>
-    %inb = arith.cmpi ult, %row, %m2d : tensor<16x256xindex>
-    %gxm = arith.select %inb, %gx, %zero : tensor<16x256xi1>, tensor<16x256xf32>
-    %sa = arith.addf %a, %g : tensor<16x256xf32>
-    %sb = arith.addf %b, %gxm : tensor<16x256xf32>
-    scf.yield %sa, %sb : tensor<16x256xf32>, tensor<16x256xf32>
+    %inb = arith.cmpi ult, %row, %mi2d : tensor<16x256xindex>
+    %masked = arith.select %inb, %gxm, %zero : tensor<16x256xi1>, tensor<16x256xf32>
+    %s = arith.addf %a, %masked : tensor<16x256xf32>
+    scf.yield %s : tensor<16x256xf32>
   }
-  %sg = tile.reduce add %sg2d dim 0 : tensor<16x256xf32> -> tensor<256xf32>
-  %sgx = tile.reduce add %sgx2d dim 0 : tensor<16x256xf32> -> tensor<256xf32>
-  %mg = arith.divf %sg, %m_t : tensor<256xf32>
-  %mgx = arith.divf %sgx, %m_t : tensor<256xf32>
-  %mg2d = tile.broadcast %mg dims [0] : tensor<256xf32> -> tensor<16x256xf32>
-  %mgx2d = tile.broadcast %mgx dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %mdyx = tile.reduce add %acc dim 0 : tensor<16x256xf32> -> tensor<256xf32>
+  tile.store %mdyx, %Mdyxv[%c] : tensor<256xf32>, !tile.part<256xf32>
+  tile.return
+}
 
-  // Pass 4: dx.
-  scf.for %i = %c0 to %mt step %c1 {
-    %x = tile.load %Xv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
-    %dy = tile.load %DYv[%i, %c] : !tile.part<16x256xf32, pad = zero> -> tensor<16x256xf32>
-    %g = arith.mulf %dy, %w : tensor<16x256xf32>
-    %d = arith.subf %x, %mean2d : tensor<16x256xf32>
-    %xhat = arith.mulf %d, %rstd2d : tensor<16x256xf32>
-    %t1 = arith.subf %g, %mg2d : tensor<16x256xf32>
-    %t2 = arith.mulf %xhat, %mgx2d : tensor<16x256xf32>
-    %t3 = arith.subf %t1, %t2 : tensor<16x256xf32>
-    %dx = arith.mulf %t3, %rstd2d : tensor<16x256xf32>
-    tile.store %dx, %DXv[%i, %c] : tensor<16x256xf32>, !tile.part<16x256xf32>
-  }
+tile.kernel @batchnorm_backward_dx(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                  %W: memref<?xf32> {tile.dims = ["N"]},
+                                  %DY: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                  %Mean: memref<?xf32> {tile.dims = ["N"]},
+                                  %Var: memref<?xf32> {tile.dims = ["N"]},
+                                  %Mdy: memref<?xf32> {tile.dims = ["N"]},
+                                  %Mdyx: memref<?xf32> {tile.dims = ["N"]},
+                                  %DX: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BR = 4, BN = 1024, num_warps = 4} {
+  %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+  %DYv = tile.partition %DY tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+  %Wv = tile.partition %W tile [BN] pad(zero) : memref<?xf32> -> !tile.part<1024xf32, pad = zero>
+  %Meanv = tile.partition %Mean tile [BN] pad(zero) : memref<?xf32> -> !tile.part<1024xf32, pad = zero>
+  %Varv = tile.partition %Var tile [BN] pad(zero) : memref<?xf32> -> !tile.part<1024xf32, pad = zero>
+  %Mdyv = tile.partition %Mdy tile [BN] pad(zero) : memref<?xf32> -> !tile.part<1024xf32, pad = zero>
+  %Mdyxv = tile.partition %Mdyx tile [BN] pad(zero) : memref<?xf32> -> !tile.part<1024xf32, pad = zero>
+  %DXv = tile.partition %DX tile [BR, BN] : memref<?x?xf32> -> !tile.part<4x1024xf32>
+  %r, %c = tile.grid %DXv : !tile.part<4x1024xf32>
+  %x = tile.load %Xv[%r, %c] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+  %dy = tile.load %DYv[%r, %c] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+  %W1 = tile.load %Wv[%c] : !tile.part<1024xf32, pad = zero> -> tensor<1024xf32>
+  %Mean1 = tile.load %Meanv[%c] : !tile.part<1024xf32, pad = zero> -> tensor<1024xf32>
+  %Var1 = tile.load %Varv[%c] : !tile.part<1024xf32, pad = zero> -> tensor<1024xf32>
+  %Mdy1 = tile.load %Mdyv[%c] : !tile.part<1024xf32, pad = zero> -> tensor<1024xf32>
+  %Mdyx1 = tile.load %Mdyxv[%c] : !tile.part<1024xf32, pad = zero> -> tensor<1024xf32>
+  %eps = arith.constant dense<1.0e-5> : tensor<1024xf32>
+  %vare = arith.addf %Var1, %eps : tensor<1024xf32>
+  %rstd1 = math.rsqrt %vare : tensor<1024xf32>
+  %scale1 = arith.mulf %rstd1, %W1 : tensor<1024xf32>
+  %mean = tile.broadcast %Mean1 dims [0] : tensor<1024xf32> -> tensor<4x1024xf32>
+  %rstd = tile.broadcast %rstd1 dims [0] : tensor<1024xf32> -> tensor<4x1024xf32>
+  %scale = tile.broadcast %scale1 dims [0] : tensor<1024xf32> -> tensor<4x1024xf32>
+  %mdy = tile.broadcast %Mdy1 dims [0] : tensor<1024xf32> -> tensor<4x1024xf32>
+  %mdyx = tile.broadcast %Mdyx1 dims [0] : tensor<1024xf32> -> tensor<4x1024xf32>
+  %d = arith.subf %x, %mean : tensor<4x1024xf32>
+  %xhat = arith.mulf %d, %rstd : tensor<4x1024xf32>
+  %t1 = arith.subf %dy, %mdy : tensor<4x1024xf32>
+  %t2 = arith.mulf %xhat, %mdyx : tensor<4x1024xf32>
+  %t3 = arith.subf %t1, %t2 : tensor<4x1024xf32>
+  %dx = arith.mulf %t3, %scale : tensor<4x1024xf32>
+  tile.store %dx, %DXv[%r, %c] : tensor<4x1024xf32>, !tile.part<4x1024xf32>
   tile.return
 }
 
 func.func @main(%x: memref<?x?xf32>, %w: memref<?xf32>, %dy: memref<?x?xf32>,
                 %dx: memref<?x?xf32>) {
-  tile.launch @batchnorm_backward(%x, %w, %dy, %dx)
-      : (memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c1 : memref<?x?xf32>
+  %mean = memref.alloc(%n) : memref<?xf32>
+  %var = memref.alloc(%n) : memref<?xf32>
+  %mdy = memref.alloc(%n) : memref<?xf32>
+  %mdyx = memref.alloc(%n) : memref<?xf32>
+  tile.launch @batchnorm_backward_mean(%x, %mean) : (memref<?x?xf32>, memref<?xf32>) -> ()
+  tile.launch @batchnorm_backward_var(%x, %mean, %var)
+      : (memref<?x?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+  tile.launch @batchnorm_backward_mean_dy(%dy, %mdy) : (memref<?x?xf32>, memref<?xf32>) -> ()
+  tile.launch @batchnorm_backward_mean_dy_xhat(%x, %dy, %mean, %var, %mdyx)
+      : (memref<?x?xf32>, memref<?x?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+  tile.launch @batchnorm_backward_dx(%x, %w, %dy, %mean, %var, %mdy, %mdyx, %dx)
+      : (memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>, memref<?xf32>, memref<?xf32>,
+         memref<?xf32>, memref<?xf32>, memref<?x?xf32>) -> ()
+  memref.dealloc %mean : memref<?xf32>
+  memref.dealloc %var : memref<?xf32>
+  memref.dealloc %mdy : memref<?xf32>
+  memref.dealloc %mdyx : memref<?xf32>
   return
 }
