@@ -314,31 +314,30 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
      << "    transform.tile.vector_width %k %vector_width : "
         "!transform.any_op\n";
   // Structural choices, where the kernel has the shape a rewrite needs;
-  // last, so that they see the tile sizes and num_warps chosen above.
-  //
+  // last, so that they see the tile sizes and num_warps chosen above. Region
+  // 0 leaves the kernel as it is, region 1 applies `rewrite`.
+  auto alternatives = [&](StringRef name, StringRef rewrite) {
+    os << "    transform.tune.alternatives<\"" << name << "\"> {\n"
+       << "      transform.yield\n"
+       << "    }, {\n"
+       << "      " << rewrite << " : !transform.any_op\n"
+       << "      transform.yield\n"
+       << "    }\n";
+  };
   // Splitting a one-pass sum across CTAs, in chunks of 4 to 32 row tiles;
   // where the alternative is not taken the chunk knob changes nothing, and
   // the IR-hash dedupe folds those candidates into one.
-  if (splitReductionFits(kernel))
+  if (splitReductionFits(kernel)) {
     os << "    %chunk = transform.tune.knob<\"chunk\"> options = "
-       << list({4, 8, 16, 32}) << " -> !transform.param<i64>\n"
-       << "    transform.tune.alternatives<\"split_reduction\"> {\n"
-       << "      transform.yield\n"
-       << "    }, {\n"
-       << "      transform.tile.split_reduction %k chunk %chunk : "
-          "!transform.any_op\n"
-       << "      transform.yield\n"
-       << "    }\n";
+       << list({4, 8, 16, 32}) << " -> !transform.param<i64>\n";
+    alternatives("split_reduction",
+                 "transform.tile.split_reduction %k chunk %chunk");
+  }
   // Reading a row once (several row passes re-loading a tile). The held-tile
   // budget at the chosen sizes is left to the op's legality rule, which
   // refuses the candidate.
   if (singlePassFitsSomeSizes(kernel))
-    os << "    transform.tune.alternatives<\"single_pass\"> {\n"
-       << "      transform.yield\n"
-       << "    }, {\n"
-       << "      transform.tile.single_pass %k 1 : !transform.any_op\n"
-       << "      transform.yield\n"
-       << "    }\n";
+    alternatives("single_pass", "transform.tile.single_pass %k 1");
   os << "    transform.yield\n  }\n}\n";
   return text;
 }
