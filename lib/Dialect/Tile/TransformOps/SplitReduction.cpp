@@ -10,7 +10,9 @@
 // a kernel @<name>_zero that stores zeros over it and launches it before
 // every launch of the kernel, so the task's bundle has two launches and no
 // workspace (docs/rewrites.md says why atomics rather than a second
-// reduction launch).
+// reduction launch). The row loop may carry several sums (a column's sum and
+// sum of squares in one pass over x): each is split alike and its store
+// becomes an atomic add, and one zeroing kernel clears all the outputs.
 //
 // Everything that can refuse is checked by planSplitReduction before any
 // edit, so a refusal leaves the payload untouched.
@@ -91,45 +93,73 @@ kbench::transform::planSplitReduction(KernelOp kernel, int64_t chunkTiles,
   auto tiles = loop.getUpperBound().getDefiningOp<NumTilesOp>();
   auto rowView = tiles.getView().getDefiningOp<PartitionOp>();
   auto notASum = [&]() {
-    return fail("does not sum its row into one tile.store: split_reduction "
-                "combines partial sums with tile.atomic_add, so the row loop "
-                "must carry one f32 tile that starts at zero and grows by "
+    return fail("does not sum its row into tile.stores: split_reduction "
+                "combines partial sums with tile.atomic_add, so each tile the "
+                "row loop carries must be f32, start at zero and grow by "
                 "arith.addf, and one tile.reduce add of it along the row dim "
                 "must be stored once",
                 loop.getLoc(), "the row loop");
   };
-  if (!rowView || loop.getNumRegionIterArgs() != 1 ||
-      !isZeroSplat(loop.getInitArgs()[0]))
+  if (!rowView || loop.getNumRegionIterArgs() == 0)
     return notASum();
-  BlockArgument acc = loop.getRegionIterArgs()[0];
-  auto add = loop.getBody()->getTerminator()->getOperand(0)
-                 .getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
-      add.getLhs() == add.getRhs() || !acc.hasOneUse() ||
-      !cast<RankedTensorType>(acc.getType()).getElementType().isF32())
-    return notASum();
-  Value result = loop.getResult(0);
-  auto reduce = result.hasOneUse()
-                    ? dyn_cast<ReduceOp>(*result.getUsers().begin())
-                    : ReduceOp();
-  if (!reduce || reduce.getKind() != ReduceKind::add ||
-      int64_t(reduce.getDim()) != int64_t(tiles.getDim()) || !reduce.getResult().hasOneUse())
-    return notASum();
-  auto store = dyn_cast<StoreOp>(*reduce.getResult().getUsers().begin());
-  auto output = store ? store.getView().getDefiningOp<PartitionOp>()
-                      : PartitionOp();
-  auto outputArg = output ? dyn_cast<BlockArgument>(output.getSource())
-                          : BlockArgument();
-  if (!store || !outputArg || outputArg.getOwner()->getParentOp() != kernel)
-    return notASum();
-  int64_t stores = 0;
-  kernel.walk([&](ViewAccessOpInterface access) {
-    stores += access.writesView();
-  });
-  if (stores != 1)
-    return fail("writes memory in more than one place; split_reduction needs "
-                "the row sum's tile.store to be its only write",
-                store.getLoc(), "the row sum's store");
+  // Every carried tile is a sum: zero init, one addf of itself and another
+  // value, reduced along the row once and stored once.
+  SmallVector<StoreOp> stores;
+  SmallVector<unsigned> outputArgs;
+  Operation *yield = loop.getBody()->getTerminator();
+  for (auto [i, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
+    if (!isZeroSplat(loop.getInitArgs()[i]))
+      return notASum();
+    auto add = yield->getOperand(i).getDefiningOp<arith::AddFOp>();
+    if (!add || (add.getLhs() != acc && add.getRhs() != acc) ||
+        add.getLhs() == add.getRhs() || !acc.hasOneUse() ||
+        !cast<RankedTensorType>(acc.getType()).getElementType().isF32())
+      return notASum();
+    Value result = loop.getResult(i);
+    auto reduce = result.hasOneUse()
+                      ? dyn_cast<ReduceOp>(*result.getUsers().begin())
+                      : ReduceOp();
+    if (!reduce || reduce.getKind() != ReduceKind::add ||
+        int64_t(reduce.getDim()) != int64_t(tiles.getDim()) ||
+        !reduce.getResult().hasOneUse())
+      return notASum();
+    auto store = dyn_cast<StoreOp>(*reduce.getResult().getUsers().begin());
+    auto output =
+        store ? store.getView().getDefiningOp<PartitionOp>() : PartitionOp();
+    auto outputArg =
+        output ? dyn_cast<BlockArgument>(output.getSource()) : BlockArgument();
+    if (!store || !outputArg || outputArg.getOwner()->getParentOp() != kernel)
+      return notASum();
+    stores.push_back(store);
+    outputArgs.push_back(outputArg.getArgNumber());
+  }
+  int64_t writes = 0;
+  kernel.walk(
+      [&](ViewAccessOpInterface access) { writes += access.writesView(); });
+  if (writes != int64_t(stores.size()))
+    return fail("writes memory other than by its row sums' tile.stores; "
+                "split_reduction needs them to be its only writes",
+                stores.front().getLoc(), "the row sum's store");
+  // One zeroing kernel clears every output, so they share type and dims;
+  // atomics into one output from two sums would add them together.
+  Block &body = kernel.getBody().front();
+  for (auto [i, arg] : llvm::enumerate(outputArgs)) {
+    if (llvm::is_contained(ArrayRef(outputArgs).take_front(i), arg))
+      return fail(llvm::formatv("stores two of its row sums into argument "
+                                "{0}; split_reduction adds each sum into its "
+                                "own output",
+                                arg),
+                  stores[i].getLoc(), "the second store");
+    if (body.getArgument(arg).getType() !=
+            body.getArgument(outputArgs.front()).getType() ||
+        kernel.getArgDimNames(arg) != kernel.getArgDimNames(outputArgs.front()))
+      return fail(llvm::formatv("stores its row sums into outputs of "
+                                "different types or dims (arguments {0} and "
+                                "{1}); split_reduction zeroes them all with "
+                                "one kernel",
+                                outputArgs.front(), arg),
+                  stores[i].getLoc(), "this store");
+  }
 
   // The grid: each coordinate indexes a row-view dim of the same name and
   // tile size, so the chunk view can carry it; one more dim must fit.
@@ -184,15 +214,16 @@ kbench::transform::planSplitReduction(KernelOp kernel, int64_t chunkTiles,
                     " already exists",
                 kernel.getLoc(), "this kernel");
 
-  plan = SplitPlan{kernel,   loop,  rowView,          unsigned(tiles.getDim()),
-                   grid,     mapped, store, outputArg.getArgNumber(),
+  plan = SplitPlan{kernel,  loop,   rowView, unsigned(tiles.getDim()),
+                   grid,    mapped, stores,  outputArgs,
                    launches};
   return std::nullopt;
 }
 
-/// Text of the kernel that zeroes argument `type` (dims `dims`) of `name`.
+/// Text of the kernel `name` that zeroes `count` arguments of type `type`
+/// (dims `dims`): one grid over the first, a store of zeros into each.
 static std::string zeroKernelText(StringRef name, MemRefType type,
-                                  ArrayRef<StringRef> dims) {
+                                  ArrayRef<StringRef> dims, size_t count) {
   std::string text;
   llvm::raw_string_ostream os(text);
   int64_t rank = type.getRank();
@@ -204,16 +235,29 @@ static std::string zeroKernelText(StringRef name, MemRefType type,
     coords += (d ? ", " : "") + ("%c" + std::to_string(d));
   }
   std::string part = "!tile.part<" + shape + "x" + "f32>";
-  os << "tile.kernel @" << name << "(%Y: " << type << " {tile.dims = [";
-  llvm::interleaveComma(dims, os, [&](StringRef d) { os << '"' << d << '"'; });
-  os << "]}) params {BZ = 1024, num_warps = 4} {\n"
-     << "  %Yv = tile.partition %Y tile [" << tile << "] : " << type << " -> "
-     << part << "\n"
-     << "  " << coords << " = tile.grid %Yv : " << part << "\n"
-     << "  %z = arith.constant dense<0.0> : tensor<" << shape << "xf32>\n"
-     << "  tile.store %z, %Yv[" << coords << "] : tensor<" << shape
-     << "xf32>, " << part << "\n"
-     << "  tile.return\n}\n";
+  // One output keeps the plain names %Y and %Yv; several are %Y0, %Y1, ...
+  auto suffix = [&](size_t i) {
+    return count == 1 ? std::string() : std::to_string(i);
+  };
+  os << "tile.kernel @" << name << "(";
+  for (size_t i = 0; i < count; ++i) {
+    os << (i ? ", " : "") << "%Y" << suffix(i) << ": " << type
+       << " {tile.dims = [";
+    llvm::interleaveComma(dims, os,
+                          [&](StringRef d) { os << '"' << d << '"'; });
+    os << "]}";
+  }
+  os << ") params {BZ = 1024, num_warps = 4} {\n";
+  for (size_t i = 0; i < count; ++i)
+    os << "  %Yv" << suffix(i) << " = tile.partition %Y" << suffix(i)
+       << " tile [" << tile << "] : " << type << " -> " << part << "\n";
+  os << "  " << coords << " = tile.grid %Yv" << suffix(0) << " : " << part
+     << "\n"
+     << "  %z = arith.constant dense<0.0> : tensor<" << shape << "xf32>\n";
+  for (size_t i = 0; i < count; ++i)
+    os << "  tile.store %z, %Yv" << suffix(i) << "[" << coords << "] : tensor<"
+       << shape << "xf32>, " << part << "\n";
+  os << "  tile.return\n}\n";
   return text;
 }
 
@@ -269,28 +313,33 @@ void kbench::transform::applySplitReduction(SplitPlan &plan,
   loop->setAttr(kSplitReductionAttrName, UnitAttr::get(ctx));
 
   // Partial sums combine atomically.
-  StoreOp store = plan.store;
-  b.setInsertionPoint(store);
-  AtomicAddOp::create(b, store.getLoc(), store.getValue(), store.getView(),
-                      store.getIndices());
-  store.erase();
+  for (StoreOp store : plan.stores) {
+    b.setInsertionPoint(store);
+    AtomicAddOp::create(b, store.getLoc(), store.getValue(), store.getView(),
+                        store.getIndices());
+    store.erase();
+  }
 
   // The zeroing kernel, launched before every launch of the kernel.
   auto module = kernel->getParentOfType<ModuleOp>();
   std::string zeroName = (kernel.getSymName() + "_zero").str();
+  unsigned firstOutput = plan.outputArgs.front();
   auto outputType =
-      cast<MemRefType>(kernel.getBody().getArgument(plan.outputArg).getType());
+      cast<MemRefType>(kernel.getBody().getArgument(firstOutput).getType());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(
-      zeroKernelText(zeroName, outputType,
-                     kernel.getArgDimNames(plan.outputArg)),
+      zeroKernelText(zeroName, outputType, kernel.getArgDimNames(firstOutput),
+                     plan.outputArgs.size()),
       ctx);
   Operation *zero = parsed->getBody()->front().clone();
   module.getBody()->getOperations().insert(Block::iterator(kernel), zero);
   zero->setLoc(kernel.getLoc());
   for (LaunchOp launch : plan.launches) {
     b.setInsertionPoint(launch);
+    SmallVector<Value> outputs;
+    for (unsigned arg : plan.outputArgs)
+      outputs.push_back(launch.getArgs()[arg]);
     LaunchOp::create(b, launch.getLoc(), FlatSymbolRefAttr::get(ctx, zeroName),
-                     ValueRange{launch.getArgs()[plan.outputArg]});
+                     outputs);
   }
 }
 

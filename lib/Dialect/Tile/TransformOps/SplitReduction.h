@@ -29,21 +29,24 @@ struct SplitPlan {
   tile::GridOp grid;
   /// The row view dim each grid coordinate indexes.
   llvm::SmallVector<int64_t> gridDims;
-  tile::StoreOp store;
-  /// The kernel argument the store writes, and the launches of the kernel.
-  unsigned outputArg = 0;
+  /// One store per sum the row loop carries, in iter_arg order.
+  llvm::SmallVector<tile::StoreOp> stores;
+  /// The kernel argument each store writes, and the launches of the kernel.
+  llvm::SmallVector<unsigned> outputArgs;
   llvm::SmallVector<tile::LaunchOp> launches;
 };
 
-/// Checks that `kernel` is a one-pass sum over row tiles stored once, with a
-/// grid that can take one more dim, and fills `plan`; nothing is edited.
+/// Checks that `kernel` is a one-pass kernel whose row loop carries one or
+/// more sums over row tiles, each stored once into its own output (all of
+/// one type), with a grid that can take one more dim, and fills `plan`;
+/// nothing is edited.
 std::optional<KnobFailure> planSplitReduction(tile::KernelOp kernel,
                                               int64_t chunkTiles,
                                               SplitPlan &plan);
 
 /// Rewrites the kernel: grid over chunks of `chunkTiles` row tiles, the row
-/// loop over its chunk, tile.atomic_add as the combine, and a zeroing kernel
-/// launched before each launch of it.
+/// loop over its chunk, tile.atomic_add as the combine, and one zeroing
+/// kernel of every output launched before each launch of it.
 void applySplitReduction(SplitPlan &plan, int64_t chunkTiles);
 
 /// The chunk rule on every split row loop of `kernel`: the chunk param is a

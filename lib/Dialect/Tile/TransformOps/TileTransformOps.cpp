@@ -681,7 +681,7 @@ static DiagnosedSilenceableFailure applyPlanned(
   if (!found.succeeded())
     return found;
   // Every check runs before any edit: a refusal leaves the payload as it was.
-  SmallVector<Plan> plans;
+  std::vector<Plan> plans;
   for (KernelOp kernel : kernels) {
     Plan planned;
     if (std::optional<KnobFailure> failure = plan(kernel, value, planned)) {

@@ -189,7 +189,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.split_reduction: @k does not sum its row into one tile.store: split_reduction combines partial sums with tile.atomic_add, so the row loop must carry one f32 tile that starts at zero and grows by arith.addf, and one tile.reduce add of it along the row dim must be stored once}}
+    // expected-error @below {{transform.tile.split_reduction: @k does not sum its row into tile.stores: split_reduction combines partial sums with tile.atomic_add, so each tile the row loop carries must be f32, start at zero and grow by arith.addf, and one tile.reduce add of it along the row dim must be stored once}}
     transform.tile.split_reduction %k chunk 8 : !transform.any_op
     transform.yield
   }
@@ -227,7 +227,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.split_reduction: @k does not sum its row into one tile.store: split_reduction combines partial sums with tile.atomic_add}}
+    // expected-error @below {{transform.tile.split_reduction: @k does not sum its row into tile.stores: split_reduction combines partial sums with tile.atomic_add}}
     transform.tile.split_reduction %k chunk 8 : !transform.any_op
     transform.yield
   }
@@ -384,7 +384,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.split_reduction: @k writes memory in more than one place; split_reduction needs the row sum's tile.store to be its only write}}
+    // expected-error @below {{transform.tile.split_reduction: @k writes memory other than by its row sums' tile.stores; split_reduction needs them to be its only writes}}
     transform.tile.split_reduction %k chunk 8 : !transform.any_op
     transform.yield
   }
@@ -428,3 +428,90 @@ module attributes {transform.with_named_sequence} {
   }
 }
 
+
+// -----
+
+// Two sums stored into one output would be added together by the atomics.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                 %Y: memref<?xf32> {tile.dims = ["M"]})
+      params {BR = 4, BN = 1024, num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BR] : memref<?xf32> -> !tile.part<4xf32>
+    %r = tile.grid %Yv : !tile.part<4xf32>
+    %nt = tile.num_tiles %Xv[1] : !tile.part<4x1024xf32, pad = zero>
+    %zero = arith.constant dense<0.0> : tensor<4x1024xf32>
+    %acc:2 = scf.for %j = %c0 to %nt step %c1 iter_args(%a = %zero, %q = %zero) -> (tensor<4x1024xf32>, tensor<4x1024xf32>) {
+      %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+      %x2 = arith.mulf %x, %x : tensor<4x1024xf32>
+      %s = arith.addf %a, %x : tensor<4x1024xf32>
+      %s2 = arith.addf %q, %x2 : tensor<4x1024xf32>
+      scf.yield %s, %s2 : tensor<4x1024xf32>, tensor<4x1024xf32>
+    }
+    %y = tile.reduce add %acc#0 dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    tile.store %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    %y2 = tile.reduce add %acc#1 dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    // expected-note @below {{the second store}}
+    tile.store %y2, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    tile.return
+  }
+
+  func.func @main(%x: memref<?x?xf32>, %y: memref<?xf32>) {
+    tile.launch @k(%x, %y) : (memref<?x?xf32>, memref<?xf32>) -> ()
+    return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.split_reduction: @k stores two of its row sums into argument 1; split_reduction adds each sum into its own output}}
+    transform.tile.split_reduction %k chunk 8 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The sums' outputs share one zeroing kernel, so they must share type and
+// dims: here the second output is named by another dim.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                 %Y: memref<?xf32> {tile.dims = ["M"]},
+                 %Z: memref<?xf32> {tile.dims = ["R"]})
+      params {BR = 4, BN = 1024, num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BR, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x1024xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BR] : memref<?xf32> -> !tile.part<4xf32>
+    %Zv = tile.partition %Z tile [BR] : memref<?xf32> -> !tile.part<4xf32>
+    %r = tile.grid %Yv : !tile.part<4xf32>
+    %nt = tile.num_tiles %Xv[1] : !tile.part<4x1024xf32, pad = zero>
+    %zero = arith.constant dense<0.0> : tensor<4x1024xf32>
+    %acc:2 = scf.for %j = %c0 to %nt step %c1 iter_args(%a = %zero, %q = %zero) -> (tensor<4x1024xf32>, tensor<4x1024xf32>) {
+      %x = tile.load %Xv[%r, %j] : !tile.part<4x1024xf32, pad = zero> -> tensor<4x1024xf32>
+      %x2 = arith.mulf %x, %x : tensor<4x1024xf32>
+      %s = arith.addf %a, %x : tensor<4x1024xf32>
+      %s2 = arith.addf %q, %x2 : tensor<4x1024xf32>
+      scf.yield %s, %s2 : tensor<4x1024xf32>, tensor<4x1024xf32>
+    }
+    %y = tile.reduce add %acc#0 dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    tile.store %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    %y2 = tile.reduce add %acc#1 dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
+    // expected-note @below {{this store}}
+    tile.store %y2, %Zv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    tile.return
+  }
+
+  func.func @main(%x: memref<?x?xf32>, %y: memref<?xf32>, %z: memref<?xf32>) {
+    tile.launch @k(%x, %y, %z) : (memref<?x?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+    return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.split_reduction: @k stores its row sums into outputs of different types or dims (arguments 1 and 2); split_reduction zeroes them all with one kernel}}
+    transform.tile.split_reduction %k chunk 8 : !transform.any_op
+    transform.yield
+  }
+}

@@ -260,16 +260,17 @@ def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
     transform.tile.split_reduction %k chunk 16 : !transform.any_op
     ```
     A structural rewrite for a one-pass row sum (`tasks/row_sum`): one row
-    loop `scf.for %j = 0 to tile.num_tiles %Xv[d] step 1` carries an f32
-    tile from zero by `arith.addf`; one `tile.reduce add` of its result along
-    dim d is stored once. With few long rows that kernel runs few CTAs. The
-    rewrite adds the param `BS` = chunk x (the row tile size), a partition of
-    x with tile size `BS` along the row, and grids over it (the old block
-    coordinates, then the chunk `c`); the row loop walks only the chunk,
-    `[c * per, min(c * per + per, nt))` with `per = BS / BN` (both
-    `tile.tile_size`s, so set_params retiles it), and the store becomes
+    loop `scf.for %j = 0 to tile.num_tiles %Xv[d] step 1` carries f32 tiles,
+    each from zero by `arith.addf`; one `tile.reduce add` of each result along
+    dim d is stored once, each into its own output (several sums: a column's
+    sum and sum of squares in one pass). With few long rows that kernel runs
+    few CTAs. The rewrite adds the param `BS` = chunk x (the row tile size), a
+    partition of x with tile size `BS` along the row, and grids over it (the
+    old block coordinates, then the chunk `c`); the row loop walks only the
+    chunk, `[c * per, min(c * per + per, nt))` with `per = BS / BN` (both
+    `tile.tile_size`s, so set_params retiles it), and each store becomes
     `tile.atomic_add`. Because atomics accumulate, the op also adds a kernel
-    `@<name>_zero` that stores zeros over the output and launches it before
+    `@<name>_zero` that stores zeros over the outputs and launches it before
     every `tile.launch` of the kernel. tile-verify proves the result (C9
     counts the k tiles each output tile receives over all blocks). The value
     (chunk, in row tiles) is an integer or a `!transform.param<i64>`.
@@ -277,8 +278,9 @@ def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
 
     Fails silenceably, leaving the payload untouched, when: chunk is not in
     2..65536; the kernel is already split or has a param `BS`; it has no row
-    loop or more than one; the loop is not such a sum stored once (or the
-    kernel writes anywhere else); a grid dim has no row-view dim of the same
+    loop or more than one; the loop carries anything but such sums, each
+    stored once (or the kernel writes anywhere else); two sums share an
+    output, or the outputs differ in type or dims; a grid dim has no row-view dim of the same
     name and tile size (other than the row's); no `tile.launch`
     launches the kernel; or `@<name>_zero` exists. Later set_params ops
     recheck that `BS` is a multiple (at least twice) of the row tile size.
