@@ -338,6 +338,9 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   // refuses the candidate.
   if (singlePassFitsSomeSizes(kernel))
     alternatives("single_pass", "transform.tile.single_pass %k 1");
+  // Storing a transposed tile through padded shared memory.
+  if (stageTransposesFits(kernel))
+    alternatives("stage_transposes", "transform.tile.stage_transposes %k 1");
   os << "    transform.yield\n  }\n}\n";
   return text;
 }

@@ -16,7 +16,8 @@
 // layout differs from the planned one, and right before a use that needs
 // another layout than the value has. Operands of tile.store, tile.atomic_add,
 // tile.reduce, tile.transpose, tile.expand_dims and the A/B operands of
-// tile.mma (staged through shared memory) take any layout.
+// tile.mma (staged through shared memory) take any layout, except a store
+// marked tile.stage_through_shared, which takes its own coalesced layout.
 //
 // The conversions land where the lowering used to convert on demand, so the
 // generated code is the same as before the encodings were in the IR.
@@ -64,7 +65,7 @@ class Assigner {
 public:
   Assigner(tile::KernelOp kernel, const KernelKnobs &knobs)
       : plan(kernel, knobs.numWarps, knobs.vectorWidth),
-        numWarps(knobs.numWarps) {}
+        numWarps(knobs.numWarps), vectorWidth(knobs.vectorWidth) {}
 
   void run(tile::KernelOp kernel) {
     kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
@@ -83,13 +84,30 @@ private:
 
   /// Makes operand `i` of `op` be in `layout`, through a conversion before
   /// `op` when it is not.
-  void require(Operation *op, unsigned i, const Layout &layout) {
+  /// Returns the conversion, or null when none was needed.
+  tile::ConvertLayoutOp require(Operation *op, unsigned i,
+                                const Layout &layout) {
     Value v = op->getOperand(i);
     if (current(v) == layout)
-      return;
+      return {};
     OpBuilder b(op);
     auto type = withLayout(cast<RankedTensorType>(v.getType()), layout);
-    op->setOperand(i, tile::ConvertLayoutOp::create(b, op->getLoc(), type, v));
+    auto convert = tile::ConvertLayoutOp::create(b, op->getLoc(), type, v);
+    op->setOperand(i, convert);
+    return convert;
+  }
+
+  /// A store marked tile.stage_through_shared (transform.tile.stage_transposes)
+  /// takes its tile in the store's own layout, the default blocked one of
+  /// the tile's shape (lanes along the innermost dim, vector_width elements
+  /// each), through a conversion that SharedMemory.cpp pads; the mark moves
+  /// to that conversion.
+  void stageStore(Operation *op, unsigned i) {
+    auto type = cast<RankedTensorType>(op->getOperand(i).getType());
+    Layout coalesced = getBlockedLayout(type.getShape(), numWarps, vectorWidth);
+    if (tile::ConvertLayoutOp convert = require(op, i, coalesced))
+      convert->setAttr(tile::kStageThroughSharedAttrName,
+                       UnitAttr::get(op->getContext()));
   }
 
   /// Gives `v` (a result or block argument) layout `produced`, then converts
@@ -140,6 +158,12 @@ private:
     } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
       if (std::optional<Layout> acc = mmaLayout(mma))
         require(op, mma.getAccMutable().getOperandNumber(), *acc);
+    } else if (auto store = dyn_cast<tile::StoreOp>(op);
+               store && op->hasAttr(tile::kStageThroughSharedAttrName)) {
+      stageStore(op, store.getValueMutable().getOperandNumber());
+    } else if (auto add = dyn_cast<tile::AtomicAddOp>(op);
+               add && op->hasAttr(tile::kStageThroughSharedAttrName)) {
+      stageStore(op, add.getValueMutable().getOperandNumber());
     } else if (OpTrait::hasElementwiseMappableTraits(op) &&
                op->getNumResults() && isTile(op->getResult(0))) {
       Layout layout = plan.get(op->getResult(0));
@@ -175,7 +199,7 @@ private:
   }
 
   LayoutPlan plan;
-  int64_t numWarps;
+  int64_t numWarps, vectorWidth;
 };
 } // namespace
 

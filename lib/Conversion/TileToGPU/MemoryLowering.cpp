@@ -698,14 +698,17 @@ struct GatherLowering : KernelPattern<tile::GatherOp> {
   }
 };
 
-/// tile.convert_layout: through shared memory (SharedMemory.h).
+/// tile.convert_layout: through shared memory (SharedMemory.h), with padded
+/// rows for the staged stores of transform.tile.stage_transposes.
 struct ConvertLayoutLowering : KernelPattern<tile::ConvertLayoutOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::ConvertLayoutOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
-    rewriter.replaceOp(
-        op, convertLayout(ctx, rewriter, in, layoutOf(op.getResult()), op).vec);
+    bool padRows = op->hasAttr(tile::kStageThroughSharedAttrName);
+    rewriter.replaceOp(op, convertLayout(ctx, rewriter, in,
+                                         layoutOf(op.getResult()), op, padRows)
+                               .vec);
     return success();
   }
 };

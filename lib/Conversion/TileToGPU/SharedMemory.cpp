@@ -131,8 +131,8 @@ Value kbench::gpu_lowering::loadFromShared(
 
 TileValue kbench::gpu_lowering::convertLayout(KernelContext &ctx, OpBuilder &b,
                                               const TileValue &value,
-                                              const Layout &to,
-                                              Operation *user) {
+                                              const Layout &to, Operation *user,
+                                              bool padRows) {
   if (value.layout == to)
     return value;
   Location loc = ctx.loc;
@@ -140,30 +140,33 @@ TileValue kbench::gpu_lowering::convertLayout(KernelContext &ctx, OpBuilder &b,
   SmallVector<int64_t> shape;
   for (const DimLayout &d : to.dims)
     shape.push_back(d.size);
+  // Row-major strides; padded rows are one element longer.
+  padRows = padRows && shape.size() >= 2;
+  SmallVector<int64_t> strides(shape.size(), 1);
   int64_t count = 1;
-  for (int64_t s : shape)
-    count *= s;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    strides[d] = count;
+    count *= shape[d] + (padRows && d == int64_t(shape.size()) - 1 ? 1 : 0);
+  }
   Value buffer = ctx.allocShared(b, elementType, count);
   auto linear = [&](ValueRange coords) -> Value {
-    Value index = ctx.constIndex(b, 0);
-    int64_t stride = 1;
+    Value index;
     for (int64_t d = coords.size() - 1; d >= 0; --d) {
-      Value term = stride == 1
+      Value term = strides[d] == 1
                        ? coords[d]
                        : arith::MulIOp::create(b, loc, coords[d],
-                                               ctx.constIndex(b, stride))
+                                               ctx.constIndex(b, strides[d]))
                              .getResult();
-      index = d == static_cast<int64_t>(coords.size()) - 1
-                  ? term
-                  : arith::AddIOp::create(b, loc, index, term).getResult();
-      stride *= shape[d];
+      index =
+          index ? arith::AddIOp::create(b, loc, index, term).getResult() : term;
     }
-    return index;
+    return index ? index : ctx.constIndex(b, 0);
   };
-  storeToShared(ctx, b, value, buffer, linear, /*innerContiguous=*/true);
+  // Padded rows break the alignment of vector runs: scalar accesses.
+  storeToShared(ctx, b, value, buffer, linear, /*innerContiguous=*/!padRows);
   ctx.barrier(b);
   Value vec = loadFromShared(ctx, b, to, elementType, buffer, linear,
-                             /*innerContiguous=*/true);
+                             /*innerContiguous=*/!padRows);
   if (inLoop(user))
     ctx.barrier(b);
   return {vec, to};

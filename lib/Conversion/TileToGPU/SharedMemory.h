@@ -38,10 +38,13 @@ loadFromShared(KernelContext &ctx, mlir::OpBuilder &b, const Layout &layout,
 
 /// `value` in layout `to`: itself when the layouts agree, else through a
 /// shared-memory scratch buffer (fenced again after the read when `user`, the
-/// op being lowered, is in a loop).
+/// op being lowered, is in a loop). With `padRows` the buffer's rows (the
+/// innermost dim) are one element longer and every access is scalar: a
+/// transposing conversion, whose one side walks a column, then hits 32
+/// distinct banks instead of one.
 TileValue convertLayout(KernelContext &ctx, mlir::OpBuilder &b,
                         const TileValue &value, const Layout &to,
-                        mlir::Operation *user);
+                        mlir::Operation *user, bool padRows = false);
 
 } // namespace kbench::gpu_lowering
 

@@ -2,8 +2,8 @@
 //
 // Each probe plans the rewrite and throws the plan away. A single-pass plan
 // builds IR beside the kernel's own ops, so it plans on a clone; a
-// split-reduction plan edits nothing but needs the kernel's module (its
-// launches), so it plans on the kernel itself.
+// split-reduction or stage-transposes plan edits nothing (the first needs
+// the kernel's module, its launches), so they plan on the kernel itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 
 #include "SinglePass.h"
 #include "SplitReduction.h"
+#include "StageTransposes.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -32,4 +33,12 @@ bool kbench::splitReductionFits(Operation *kernelOp) {
     return false;
   transform::SplitPlan plan;
   return !transform::planSplitReduction(kernel, /*chunkTiles=*/2, plan);
+}
+
+bool kbench::stageTransposesFits(Operation *kernelOp) {
+  auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
+  if (!kernel)
+    return false;
+  transform::StageTransposesPlan plan;
+  return !transform::planStageTransposes(kernel, /*value=*/1, plan);
 }

@@ -15,12 +15,13 @@
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
 
 #include "KnobRules.h"
-#include "SinglePass.h"
 #include "RowsPerCta.h"
+#include "SinglePass.h"
 #include "SplitReduction.h"
-#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
+#include "StageTransposes.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
@@ -715,6 +716,28 @@ SplitReductionOp::apply(mlir::transform::TransformRewriter &,
   return applyPlanned<SplitPlan>(*this, getTarget(), getStaticValue(),
                                  getDynamicValue(), "chunk", state,
                                  planSplitReduction, applySplitReduction);
+}
+
+//===----------------------------------------------------------------------===//
+// StageTransposesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StageTransposesOp::verify() {
+  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
+}
+
+void StageTransposesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+StageTransposesOp::apply(mlir::transform::TransformRewriter &,
+                         mlir::transform::TransformResults &,
+                         mlir::transform::TransformState &state) {
+  return applyPlanned<StageTransposesPlan>(
+      *this, getTarget(), getStaticValue(), getDynamicValue(),
+      "stage_transposes", state, planStageTransposes, applyStageTransposes);
 }
 
 //===----------------------------------------------------------------------===//

@@ -37,4 +37,13 @@
 #define GET_OP_CLASSES
 #include "kbench/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace kbench::tile {
+/// Unit attribute on a tile.store or tile.atomic_add (set by
+/// transform.tile.stage_transposes): tile-to-gpu converts the stored tile to
+/// the store's own coalesced layout through padded shared memory. Other
+/// lowerings and tile-verify ignore it.
+inline constexpr const char *kStageThroughSharedAttrName =
+    "tile.stage_through_shared";
+} // namespace kbench::tile
+
 #endif // KBENCH_DIALECT_TILE_IR_TILE_H

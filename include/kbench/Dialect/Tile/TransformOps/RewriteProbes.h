@@ -28,6 +28,10 @@ bool singlePassFitsSomeSizes(mlir::Operation *kernel);
 /// size does not change the answer.
 bool splitReductionFits(mlir::Operation *kernel);
 
+/// Whether `transform.tile.stage_transposes` has something to stage in the
+/// tile.kernel `kernel`: a store of a tile that a tile.transpose produced.
+bool stageTransposesFits(mlir::Operation *kernel);
+
 } // namespace kbench
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H

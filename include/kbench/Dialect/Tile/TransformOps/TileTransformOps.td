@@ -295,6 +295,43 @@ def SplitReductionOp : Tile_TransformOp<"split_reduction"> {
   let hasVerifier = 1;
 }
 
+def StageTransposesOp : Tile_TransformOp<"stage_transposes"> {
+  let summary = "Store transposed tiles through shared memory (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.stage_transposes %k 1 : !transform.any_op
+    ```
+    A tile that `tile.transpose` produced keeps its input's thread layout,
+    permuted: the lanes that read 16-byte runs along the input's rows hold
+    its columns, so a `tile.store` of it writes one element per lane at a
+    stride of a whole row (uncoalesced). The rewrite marks every
+    `tile.store` and `tile.atomic_add` whose tile comes from a
+    `tile.transpose` (directly or through elementwise ops) with the unit
+    attribute `tile.stage_through_shared`; tile-to-gpu then converts that
+    tile to the store's own layout (lanes along the innermost dim,
+    `vector_width` elements each) through shared memory whose rows are
+    padded by one element, so both the write in the transposed layout and
+    the read in the store's layout are free of bank conflicts, and both
+    global sides move full 16-byte runs. The tile IR is otherwise
+    unchanged, so tile-verify and the host target see the same kernel. The
+    value is 1 (apply) or 0 (leave the kernel as is), an integer or a
+    `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is
+    not 0 or 1, or a kernel stores no tile that a `tile.transpose`
+    produced (nothing to stage).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def RowsPerCtaOp : Tile_TransformOp<"rows_per_cta"> {
   let summary = "Give each CTA several tiles of the grid's first dim (structural)";
   let description = [{
