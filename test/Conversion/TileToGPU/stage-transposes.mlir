@@ -54,3 +54,23 @@ tile.kernel @direct(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   tile.store %y, %Yv[%j, %i] : tensor<32x32xf32>, !tile.part<32x32xf32>
   tile.return
 }
+
+// -----
+
+// A marked tile.atomic_add is staged the same way.
+// CHECK-LABEL: tile.kernel @staged_add
+// CHECK: %[[C:.*]] = tile.convert_layout %{{.*}} {tile.stage_through_shared}
+// CHECK: tile.atomic_add %[[C]], {{.*}} {tile.stage_through_shared}
+// GPU-LABEL: gpu.func @staged_add
+// GPU: memref.view {{.*}} to memref<1056xf32, #gpu.address_space<workgroup>>
+tile.kernel @staged_add(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                        %Y: memref<?x?xf32> {tile.dims = ["N", "M"]})
+    params {BM = 32, BN = 32, num_warps = 4, vector_width = 4} {
+  %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<32x32xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BN, BM] : memref<?x?xf32> -> !tile.part<32x32xf32>
+  %j, %i = tile.grid %Yv : !tile.part<32x32xf32>
+  %x = tile.load %Xv[%i, %j] : !tile.part<32x32xf32, pad = zero> -> tensor<32x32xf32>
+  %y = tile.transpose %x perm [1, 0] : tensor<32x32xf32> -> tensor<32x32xf32>
+  tile.atomic_add %y, %Yv[%j, %i] {tile.stage_through_shared} : tensor<32x32xf32>, !tile.part<32x32xf32>
+  tile.return
+}
