@@ -6,8 +6,8 @@
 // clears the three sums before it, and each CTA adds its partial sums with
 // tile.atomic_add, so the tune shape runs 8192 CTAs instead of 128 walking
 // all 16384 rows. 32 rows a step keeps the three accumulators at 64
-// registers a thread (64 rows: 122, and 12% slower on the H200 machine,
-// 2026-12-03). @col_finish is elementwise over N (1024 columns per CTA of 4
+// registers a thread (64 rows: 122, and 5% slower at the same chunk on the
+// H200 machine, 2026-12-03). @col_finish is elementwise over N (1024 columns per CTA of 4
 // warps).
 //
 // Apply without editing the kernel:

@@ -6,9 +6,10 @@
 // every row); the finishing kernel's warps and columns per CTA for
 // @col_finish. The first constraint keeps the 3 accumulators within 64
 // elements a thread (at 5 x 64 x 32 / 128 = 80, batchnorm_backward's moments
-// kernel held 186 registers and ran 7% slower than at 40 on the H200 machine,
-// 2026-12-03). The default schedule is the point moments_warps 4, BR 32, BN
-// 32, moments_vw 4, chunk 8 and its elementwise choices.
+// kernel held 186 registers and ran 7% slower than at 40 (chunks of 4 against
+// 8) on the H200 machine, 2026-12-03). The default schedule is the point
+// moments_warps 4, BR 32, BN 32, moments_vw 4, chunk 8 and its elementwise
+// choices.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
