@@ -27,18 +27,23 @@ bool kbench::singlePassFitsSomeSizes(Operation *kernelOp) {
   return fits;
 }
 
-bool kbench::splitReductionFits(Operation *kernelOp) {
+/// Whether `plan` accepts the tile.kernel `kernelOp` at `value`; for plans
+/// that edit nothing.
+template <typename Plan, typename PlanFn>
+static bool plansOnKernel(Operation *kernelOp, int64_t value, PlanFn plan) {
   auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
   if (!kernel)
     return false;
-  transform::SplitPlan plan;
-  return !transform::planSplitReduction(kernel, /*chunkTiles=*/2, plan);
+  Plan planned;
+  return !plan(kernel, value, planned);
 }
 
-bool kbench::stageTransposesFits(Operation *kernelOp) {
-  auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
-  if (!kernel)
-    return false;
-  transform::StageTransposesPlan plan;
-  return !transform::planStageTransposes(kernel, /*value=*/1, plan);
+bool kbench::splitReductionFits(Operation *kernel) {
+  return plansOnKernel<transform::SplitPlan>(kernel, /*chunkTiles=*/2,
+                                             transform::planSplitReduction);
+}
+
+bool kbench::stageTransposesFits(Operation *kernel) {
+  return plansOnKernel<transform::StageTransposesPlan>(
+      kernel, /*value=*/1, transform::planStageTransposes);
 }

@@ -648,21 +648,12 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
 }
 
 //===----------------------------------------------------------------------===//
-// SplitReductionOp
+// SplitReductionOp, StageTransposesOp, RowsPerCtaOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult SplitReductionOp::verify() {
-  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
-}
-
-void SplitReductionOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readTargetsAndModifyPayload(*this, effects);
-}
-
 /// apply() of the structural rewrites that plan every kernel before editing
-/// any (split_reduction, rows_per_cta): `plan` checks one kernel, `rewrite`
-/// edits it.
+/// any (split_reduction, stage_transposes, rows_per_cta): `plan` checks one
+/// kernel, `rewrite` edits it.
 template <typename Plan>
 static DiagnosedSilenceableFailure applyPlanned(
     Operation *op, Value target, std::optional<int64_t> staticValue,
@@ -709,58 +700,32 @@ static DiagnosedSilenceableFailure applyPlanned(
   return DiagnosedSilenceableFailure::success();
 }
 
-DiagnosedSilenceableFailure
-SplitReductionOp::apply(mlir::transform::TransformRewriter &,
-                        mlir::transform::TransformResults &,
-                        mlir::transform::TransformState &state) {
-  return applyPlanned<SplitPlan>(*this, getTarget(), getStaticValue(),
-                                 getDynamicValue(), "chunk", state,
-                                 planSplitReduction, applySplitReduction);
-}
+#define KBENCH_PLANNED_REWRITE_OP(OpClass, Plan, knob, planFn, rewriteFn)      \
+  LogicalResult OpClass::verify() {                                            \
+    return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue()); \
+  }                                                                            \
+  void OpClass::getEffects(                                                    \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    readTargetsAndModifyPayload(*this, effects);                               \
+  }                                                                            \
+  DiagnosedSilenceableFailure OpClass::apply(                                  \
+      mlir::transform::TransformRewriter &,                                    \
+      mlir::transform::TransformResults &,                                     \
+      mlir::transform::TransformState &state) {                                \
+    return applyPlanned<Plan>(*this, getTarget(), getStaticValue(),            \
+                              getDynamicValue(), knob, state, planFn,          \
+                              rewriteFn);                                      \
+  }
 
-//===----------------------------------------------------------------------===//
-// StageTransposesOp
-//===----------------------------------------------------------------------===//
+KBENCH_PLANNED_REWRITE_OP(SplitReductionOp, SplitPlan, "chunk",
+                          planSplitReduction, applySplitReduction)
+KBENCH_PLANNED_REWRITE_OP(StageTransposesOp, StageTransposesPlan,
+                          "stage_transposes", planStageTransposes,
+                          applyStageTransposes)
+KBENCH_PLANNED_REWRITE_OP(RowsPerCtaOp, RowsPerCtaPlan, "rows", planRowsPerCta,
+                          applyRowsPerCta)
 
-LogicalResult StageTransposesOp::verify() {
-  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
-}
-
-void StageTransposesOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readTargetsAndModifyPayload(*this, effects);
-}
-
-DiagnosedSilenceableFailure
-StageTransposesOp::apply(mlir::transform::TransformRewriter &,
-                         mlir::transform::TransformResults &,
-                         mlir::transform::TransformState &state) {
-  return applyPlanned<StageTransposesPlan>(
-      *this, getTarget(), getStaticValue(), getDynamicValue(),
-      "stage_transposes", state, planStageTransposes, applyStageTransposes);
-}
-
-//===----------------------------------------------------------------------===//
-// RowsPerCtaOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult RowsPerCtaOp::verify() {
-  return verifyKnobOperands(*this, getStaticValueAttr(), getDynamicValue());
-}
-
-void RowsPerCtaOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readTargetsAndModifyPayload(*this, effects);
-}
-
-DiagnosedSilenceableFailure
-RowsPerCtaOp::apply(mlir::transform::TransformRewriter &,
-                    mlir::transform::TransformResults &,
-                    mlir::transform::TransformState &state) {
-  return applyPlanned<RowsPerCtaPlan>(*this, getTarget(), getStaticValue(),
-                                      getDynamicValue(), "rows", state,
-                                      planRowsPerCta, applyRowsPerCta);
-}
+#undef KBENCH_PLANNED_REWRITE_OP
 
 //===----------------------------------------------------------------------===//
 // Extension
