@@ -11,6 +11,7 @@
 #define KBENCH_LIB_ANALYSIS_PADANALYSIS_H
 
 #include "AxisDataflow.h"
+#include "LaneIndex.h"
 #include "PadLattice.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -128,7 +129,7 @@ public:
   void processOp(mlir::Operation *op);
 
 private:
-  llvm::DenseMap<mlir::Value, mlir::AffineExpr> laneIndex;
+  LaneIndex laneIndex{model};
   std::map<std::pair<const AccessInfo *, unsigned>, bool> padCache;
   std::map<std::pair<const AccessInfo *, unsigned>, llvm::json::Object>
       padWitness;
@@ -156,7 +157,10 @@ private:
   void requireNeutral(mlir::Operation *consumer, tile::ReduceKind kind,
                       llvm::ArrayRef<Entry> entries, const std::string &verb);
   void processMma(tile::MmaOp op);
-  void processLaneIndex(mlir::Operation *op);
+  /// Whether `operand` is zero on the lanes of `entry` (another load's pad)
+  /// along `axis`: it is an arith.select (through float casts) whose other
+  /// side is zero and whose condition provably does not pick the data there.
+  bool zeroedBySelect(mlir::Value operand, unsigned axis, const Entry &entry);
 };
 
 } // namespace kbench::detail

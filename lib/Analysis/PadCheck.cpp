@@ -172,25 +172,56 @@ void PadAnalysis::processSelect(arith::SelectOp op) {
   states[op.getResult()] = out;
 }
 
+bool PadAnalysis::zeroedBySelect(Value operand, unsigned axis,
+                                 const Entry &entry) {
+  // Casts keep a zero a zero, lane for lane.
+  while (Operation *def = operand.getDefiningOp()) {
+    if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
+      break;
+    operand = def->getOperand(0);
+  }
+  auto select = operand.getDefiningOp<arith::SelectOp>();
+  if (!select || !isa<RankedTensorType>(select.getCondition().getType()))
+    return false;
+  auto isZero = [&](Value v) {
+    State s = get(v);
+    return s.base == Lane::Zero &&
+           (axis >= s.axes.size() || s.axes[axis].empty());
+  };
+  // The data side must not be picked on the entry's lanes.
+  if (isZero(select.getFalseValue()) &&
+      provedMasked(select, entry, axis, select.getCondition(), true))
+    return true;
+  return isZero(select.getTrueValue()) &&
+         provedMasked(select, entry, axis, select.getCondition(), false);
+}
+
 void PadAnalysis::processMma(MmaOp op) {
   State a = get(op.getA()), b = get(op.getB()), acc = get(op.getAcc());
   unsigned aK = op.getTransposeA() ? 0 : 1, aM = 1 - aK;
   unsigned bK = op.getTransposeB() ? 1 : 0, bN = 1 - bK;
   // The k lanes of a product must be zero to vanish from the sum.
   auto checkK = [&](const State &self, unsigned selfK, const State &other,
-                    unsigned otherK) {
+                    Value otherValue, unsigned otherK) {
     for (const Entry &entry : self.axes[selfK]) {
       bool exact;
       Lane product = mul(entry.value, valueOnLanes(other, otherK, entry, exact));
+      // Zero pad times an operand masked to zero on the same k lanes (the
+      // probabilities of attention against V's padded rows).
+      if (product != Lane::Zero && entry.value == Lane::Zero &&
+          zeroedBySelect(otherValue, otherK, entry))
+        product = Lane::Zero;
       if (product != Lane::Zero)
         reportNotNeutral(op, entry, "multiplies and sums",
                          "a product with them is " +
                              std::string(laneName(product)) +
-                             ", not zero: use pad(zero) for both operands");
+                             ", not zero: use pad(zero) for both operands, or "
+                             "set the other operand's lanes there to zero with "
+                             "arith.select");
     }
   };
-  checkK(a, aK, b, bK);
-  checkK(b, bK, a, aK);
+  checkK(a, aK, b, op.getB(), bK);
+  checkK(b, bK, a, op.getA(), aK);
   // Rows (columns) of a (b) that are pad become rows (columns) of the product:
   // pad * data summed over k, then added to the accumulator.
   State out = get(op.getResult());
@@ -251,7 +282,7 @@ void PadAnalysis::processGather(GatherOp gather) {
 }
 
 void PadAnalysis::processOp(Operation *op) {
-  processLaneIndex(op);
+  laneIndex.visit(op);
   if (auto load = dyn_cast<LoadOp>(op)) {
     const AccessInfo *access = model.getAccess(op);
     PadKind pad = load.getView().getType().getPad();

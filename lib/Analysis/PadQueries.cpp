@@ -80,41 +80,6 @@ void PadAnalysis::reportNotNeutral(Operation *consumer, const Entry &entry,
   run.demoteIfFactsViolated(finding, dims);
 }
 
-/// Lane predicate of a comparison of lane-index tensors, as constraints that
-/// hold on the lanes where the condition is `condTrue`.
-static LogicalResult laneConstraints(arith::CmpIOp cmp, AffineExpr l,
-                                     AffineExpr r, bool condTrue,
-                                     SmallVectorImpl<AffineConstraint> &out) {
-  using P = arith::CmpIPredicate;
-  P pred = cmp.getPredicate();
-  if (!condTrue)
-    pred = arith::invertPredicate(pred);
-  switch (pred) {
-  case P::eq:
-    out.push_back({l - r, true});
-    return success();
-  case P::slt:
-  case P::ult:
-    out.push_back({r - l - 1, false});
-    return success();
-  case P::sle:
-  case P::ule:
-    out.push_back({r - l, false});
-    return success();
-  case P::sgt:
-  case P::ugt:
-    out.push_back({l - r - 1, false});
-    return success();
-  case P::sge:
-  case P::uge:
-    out.push_back({l - r, false});
-    return success();
-  case P::ne:
-    return failure();
-  }
-  return failure();
-}
-
 bool PadAnalysis::provedMasked(Operation *consumer, const Entry &entry,
                                unsigned axis, Value cond, bool condTrue) {
   auto key = std::make_tuple(consumer, entry.load, entry.srcAxis, axis, condTrue);
@@ -123,14 +88,12 @@ bool PadAnalysis::provedMasked(Operation *consumer, const Entry &entry,
     return it->second;
   bool masked = false;
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
-  auto lhs = cmp ? laneIndex.find(cmp.getLhs()) : laneIndex.end();
-  auto rhs = cmp ? laneIndex.find(cmp.getRhs()) : laneIndex.end();
+  AffineExpr lhs = cmp ? laneIndex.lookup(cmp.getLhs()) : AffineExpr();
+  AffineExpr rhs = cmp ? laneIndex.lookup(cmp.getRhs()) : AffineExpr();
   FailureOr<int> scope = model.getScope(consumer);
   SmallVector<AffineConstraint> constraints;
-  if (cmp && lhs != laneIndex.end() && rhs != laneIndex.end() &&
-      succeeded(scope) &&
-      succeeded(laneConstraints(cmp, lhs->second, rhs->second, condTrue,
-                                constraints))) {
+  if (cmp && lhs && rhs && succeeded(scope) &&
+      succeeded(laneConstraints(cmp, lhs, rhs, condTrue, constraints))) {
     auto type = cast<RankedTensorType>(cond.getType());
     const ViewInfo &view = model.getViews()[entry.load->view];
     LinearSystem sys;
@@ -236,43 +199,5 @@ void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
   addRelated(finding, {entry.load->op, lview.op});
   run.demoteIfFactsViolated(finding, dims);
 }
-
-void PadAnalysis::processLaneIndex(Operation *op) {
-  MLIRContext *ctx = op->getContext();
-  auto setIf = [&](Value v, AffineExpr e) {
-    if (e)
-      laneIndex[v] = e;
-  };
-  if (auto iota = dyn_cast<IotaOp>(op)) {
-    setIf(iota.getResult(),
-          getAffineDimExpr(model.getNumDims() + iota.getDim(), ctx));
-  } else if (auto splat = dyn_cast<SplatOp>(op)) {
-    std::string reason;
-    FailureOr<AffineExpr> e = model.getIndexExpr(splat.getValue(), reason);
-    if (succeeded(e))
-      setIf(splat.getResult(), *e);
-  } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
-    if (dense && dense.isSplat())
-      setIf(constant.getResult(),
-            getAffineConstantExpr(
-                dense.getSplatValue<APInt>().getSExtValue(), ctx));
-  } else if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op)) {
-    auto l = laneIndex.find(op->getOperand(0));
-    auto r = laneIndex.find(op->getOperand(1));
-    if (l == laneIndex.end() || r == laneIndex.end())
-      return;
-    AffineExpr e = isa<arith::AddIOp>(op)   ? l->second + r->second
-                   : isa<arith::SubIOp>(op) ? l->second - r->second
-                                            : l->second * r->second;
-    if (e.isPureAffine())
-      setIf(op->getResult(0), e);
-  } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
-    auto in = laneIndex.find(op->getOperand(0));
-    if (in != laneIndex.end())
-      setIf(op->getResult(0), in->second);
-  }
-}
-
 
 } // namespace kbench::detail

@@ -242,6 +242,46 @@ static bool isCarriedSlot(scf::ForOp forOp, unsigned index) {
   return false;
 }
 
+/// Whether `op` (a tile.mma or tile.reduce) adds the elements it reduces.
+static bool isSum(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reduce.getKind() == ReduceKind::add;
+  return isa<MmaOp>(op);
+}
+
+/// Whether anything computed from `value` is stored (or atomically added):
+/// plain forward reachability over uses, loop-carried values and results.
+static bool reachesOutputs(Value value) {
+  DenseSet<Value> seen{value};
+  SmallVector<Value> worklist{value};
+  auto enter = [&](Value next) {
+    if (seen.insert(next).second)
+      worklist.push_back(next);
+  };
+  while (!worklist.empty()) {
+    Value next = worklist.pop_back_val();
+    for (OpOperand &use : next.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<StoreOp, AtomicAddOp>(user))
+        return true;
+      if (isa<scf::YieldOp>(user)) {
+        if (isa<scf::ForOp, scf::IfOp>(user->getParentOp()))
+          enter(user->getParentOp()->getResult(use.getOperandNumber()));
+        continue;
+      }
+      if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        unsigned first = forOp.getNumControlOperands();
+        if (use.getOperandNumber() >= first)
+          enter(forOp.getRegionIterArgs()[use.getOperandNumber() - first]);
+        continue;
+      }
+      for (Value result : user->getResults())
+        enter(result);
+    }
+  }
+  return false;
+}
+
 /// Follows a reduction's result to the loops that carry it, the atomic adds
 /// it reaches and the mma accumulators it feeds.
 static void traceForward(const KernelModel &model, Value value, Member &member,
@@ -288,8 +328,19 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
     }
     if (auto mma = dyn_cast<MmaOp>(user)) {
       if (use.get() == mma.getAcc() && use.getOperandNumber() == 2) {
-        member.accLinks.push_back(mma);
+        // A sum in the accumulator of an mma is added to again: one chain,
+        // whose k tiles must not repeat. A max or min there (a running max
+        // that rescales it, as in online softmax) only scales the sum; its
+        // own coverage is checked on its own chain.
+        if (member.op && isSum(member.op))
+          member.accLinks.push_back(mma);
         enter(mma.getResult());
+      } else if (!member.reachesOutput) {
+        // As an operand the result reaches the outputs through the product
+        // (attention's probabilities times V), so it must cover its reduced
+        // dim; what the product is accumulated into is the product's own
+        // chain, not this one.
+        member.reachesOutput = reachesOutputs(mma.getResult());
       }
       continue;
     }

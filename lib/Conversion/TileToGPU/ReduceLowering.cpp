@@ -263,6 +263,22 @@ struct ExpandDimsLowering : KernelPattern<tile::ExpandDimsOp> {
   }
 };
 
+struct SqueezeLowering : KernelPattern<tile::SqueezeOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult lower(tile::SqueezeOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    // A unit dim holds one position per thread: dropping it keeps every
+    // thread's elements in the same order.
+    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
+    Layout dropped = in.layout.takeAxes(op.getResultAxisSources());
+    rewriter.replaceOp(op, convertLayout(ctx, b, {in.vec, dropped},
+                                         layoutOf(op.getResult()), op)
+                               .vec);
+    return success();
+  }
+};
+
 struct IotaLowering : KernelPattern<tile::IotaOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::IotaOp op, OpAdaptor adaptor,
@@ -317,6 +333,8 @@ struct SplatLowering : KernelPattern<tile::SplatOp> {
 void kbench::gpu_lowering::populateReducePatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, BroadcastLowering, TransposeLowering,
-               ExpandDimsLowering, IotaLowering, SplatLowering>(converter, ctx);
+  patterns
+      .add<ReduceLowering, BroadcastLowering, TransposeLowering,
+           ExpandDimsLowering, SqueezeLowering, IotaLowering, SplatLowering>(
+          converter, ctx);
 }

@@ -396,6 +396,29 @@ struct TransposeOpLowering : OpRewritePattern<TransposeOp> {
   }
 };
 
+struct SqueezeOpLowering : OpRewritePattern<SqueezeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SqueezeOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t rank = op.getResult().getType().getRank();
+    int64_t unitDim = op.getDim();
+    // The unit dim joins the group of the result dim it precedes (or the
+    // last one when it was last); a rank-0 result has no groups.
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d)
+      groups.push_back({d < unitDim ? d : d + 1});
+    if (rank > 0) {
+      if (unitDim < rank)
+        groups[unitDim].insert(groups[unitDim].begin(), unitDim);
+      else
+        groups.back().push_back(unitDim);
+    }
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op.getResult().getType(), op.getInput(), groups);
+    return success();
+  }
+};
+
 struct ExpandDimsOpLowering : OpRewritePattern<ExpandDimsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ExpandDimsOp op,
@@ -528,6 +551,7 @@ void tile_to_host::populateTileOpLoweringPatterns(RewritePatternSet &patterns) {
                StoreLikeOpLowering<AtomicAddOp>, NumTilesOpLowering,
                ExtentOpLowering, TileSizeOpLowering, BroadcastOpLowering,
                ReduceOpLowering, ScanOpLowering, MmaOpLowering,
-               TransposeOpLowering, ExpandDimsOpLowering, IotaOpLowering,
-               SplatOpLowering, GatherOpLowering>(patterns.getContext());
+               TransposeOpLowering, ExpandDimsOpLowering, SqueezeOpLowering,
+               IotaOpLowering, SplatOpLowering, GatherOpLowering>(
+      patterns.getContext());
 }

@@ -48,6 +48,28 @@ tile.kernel @transpose(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // -----
 
+// squeeze drops a unit dim: each thread keeps its elements in the same order,
+// so no data moves either.
+
+// CHECK-LABEL: gpu.func @squeeze
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.view
+// CHECK: gpu.return
+tile.kernel @squeeze(%X: memref<?x?x?xf32> {tile.dims = ["H", "M", "N"]},
+                     %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 8, BN = 32, num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %Xv = tile.partition %X tile [1, BM, BN] pad(zero) : memref<?x?x?xf32> -> !tile.part<1x8x32xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<8x32xf32>
+  %m, %n = tile.grid %Yv : !tile.part<8x32xf32>
+  %x = tile.load %Xv[%c0, %m, %n] : !tile.part<1x8x32xf32, pad = zero> -> tensor<1x8x32xf32>
+  %s = tile.squeeze %x dim 0 : tensor<1x8x32xf32> -> tensor<8x32xf32>
+  tile.store %s, %Yv[%m, %n] : tensor<8x32xf32>, !tile.part<8x32xf32>
+  tile.return
+}
+
+// -----
+
 // Two reductions of differently laid out tiles meet in one addition: the
 // result class takes the first reduction's layout and the second result goes
 // through shared memory (store, barrier, load; no trailing barrier outside a

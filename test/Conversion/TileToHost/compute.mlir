@@ -189,6 +189,27 @@ tile.kernel @shapes(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // -----
 
+// tile.squeeze is a tensor.collapse_shape that groups the unit dim with its
+// neighbour (the inverse of expand_dims).
+
+tile.kernel @squeeze(%X: memref<?x?x?xf32> {tile.dims = ["H", "M", "N"]},
+                     %Y: memref<?x?xf32> {tile.dims = ["M", "N"]}) {
+  %c0 = arith.constant 0 : index
+  %Xv = tile.partition %X tile [1, 4, 8] : memref<?x?x?xf32> -> !tile.part<1x4x8xf32>
+  %Yv = tile.partition %Y tile [4, 8] : memref<?x?xf32> -> !tile.part<4x8xf32>
+  %i, %j = tile.grid %Yv : !tile.part<4x8xf32>
+  %x = tile.load %Xv[%c0, %i, %j] : !tile.part<1x4x8xf32> -> tensor<1x4x8xf32>
+  %s = tile.squeeze %x dim 0 : tensor<1x4x8xf32> -> tensor<4x8xf32>
+  tile.store %s, %Yv[%i, %j] : tensor<4x8xf32>, !tile.part<4x8xf32>
+  tile.return
+}
+
+// CHECK-LABEL: func.func @squeeze(
+// CHECK: %[[X:.*]] = bufferization.to_tensor %{{.*}} : memref<1x4x8xf32> to tensor<1x4x8xf32>
+// CHECK: tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<1x4x8xf32> into tensor<4x8xf32>
+
+// -----
+
 // tile.iota holds the index along its dim; tile.splat is linalg.fill.
 
 tile.kernel @iota_splat(%Y: memref<?x?xi32> {tile.dims = ["M", "N"]},

@@ -115,13 +115,13 @@ tile.kernel @mma_neg_inf(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %x = tile.load %Xv[%m, %c0] : !tile.part<16x32xf32, pad = neg_inf> -> tensor<16x32xf32>
   %w = tile.load %Wv[%c0, %n] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
   // expected-error @below {{multiplies and sums lanes of X padded by tile.load at}}
-  // expected-error @below {{a product with them is zero or nan, not zero: use pad(zero) for both operands}}
+  // expected-error @below {{a product with them is zero or nan, not zero: use pad(zero) for both operands, or set the other operand's lanes there to zero with arith.select}}
   %r = tile.mma %x, %w, %z : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
   tile.store %r, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.return
 }
 // CHECK-LABEL: "kernels": [
-// CHECK:       "message": "tile.mma at {{.*}} multiplies and sums lanes of X padded by tile.load at {{.*}} with pad(neg_inf) along dim 1, which hold -inf there (for M = 1, K = 1, N = 1, block (0, 0) reads element (0, 1) past K); a product with them is -inf or +inf or nan, not zero: use pad(zero) for both operands",
+// CHECK:       "message": "tile.mma at {{.*}} multiplies and sums lanes of X padded by tile.load at {{.*}} with pad(neg_inf) along dim 1, which hold -inf there (for M = 1, K = 1, N = 1, block (0, 0) reads element (0, 1) past K); a product with them is -inf or +inf or nan, not zero: use pad(zero) for both operands, or set the other operand's lanes there to zero with arith.select",
 // CHECK:       "kernel": "mma_neg_inf"
 
 // -----

@@ -48,6 +48,15 @@ SmallVector<int64_t> ExpandDimsOp::getResultAxisSources() {
 
 bool ExpandDimsOp::insertsUnitAxes() { return true; }
 
+// The dropped unit axis disappears; the axes after it shift down by one.
+SmallVector<int64_t> SqueezeOp::getResultAxisSources() {
+  SmallVector<int64_t> sources;
+  int64_t dim = getDim();
+  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
+    sources.push_back(axis >= dim ? axis + 1 : axis);
+  return sources;
+}
+
 // The reduced axis disappears; the axes after it shift down by one.
 SmallVector<int64_t> ReduceOp::getResultAxisSources() {
   SmallVector<int64_t> sources;

@@ -543,6 +543,26 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+LogicalResult SqueezeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= input.getRank())
+    return emitOpError("dim ") << dim << " is out of range for a rank-"
+                               << input.getRank() << " tile";
+  if (input.getDimSize(dim) != 1)
+    return emitOpError("dim ") << dim << " has size " << input.getDimSize(dim)
+                               << "; only a unit dim can be dropped";
+  SmallVector<int64_t> expected(input.getShape());
+  expected.erase(expected.begin() + dim);
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != input.getElementType())
+    return emitOpError("result type ")
+           << result << " should be "
+           << RankedTensorType::get(expected, input.getElementType());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // IotaOp, SplatOp
 //===----------------------------------------------------------------------===//

@@ -218,6 +218,10 @@ void DimClasses::visit(Operation *op) {
   // consumers, unless the op makes it a unit axis.
   if (auto map = dyn_cast<AxisMapOpInterface>(op)) {
     Value result = op->getResult(0);
+    // The dim a squeeze drops must stay a unit dim.
+    if (auto squeeze = dyn_cast<SqueezeOp>(op))
+      anchor(squeeze.getInput(), squeeze.getDim(),
+             {Anchor::Kind::Literal, {}, 1, op});
     for (auto [dim, source] : llvm::enumerate(map.getResultAxisSources())) {
       if (source != AxisMapOpInterface::kNewAxis)
         unite(result, dim, map.getMappedInput(), source, op);
@@ -302,6 +306,10 @@ describeLiteral(const Anchor &literal, StringRef param) {
     return {llvm::formatv("the unit dim {0} inserts", literal.op->getName())
                 .str(),
             llvm::formatv("leave {0} at 1", param).str()};
+  if (isa<SqueezeOp>(literal.op))
+    return {
+        llvm::formatv("the unit dim {0} drops", literal.op->getName()).str(),
+        llvm::formatv("leave {0} at 1", param).str()};
   return {llvm::formatv("the literal tile size of a {0}", literal.op->getName())
               .str(),
           llvm::formatv("write the param name instead of the literal, or "

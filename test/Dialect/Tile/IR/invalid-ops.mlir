@@ -438,6 +438,30 @@ func.func @expand_type(%t: tensor<64xf32>) {
 
 // -----
 
+func.func @squeeze_range(%t: tensor<1x64xf32>) {
+  // expected-error @+1 {{'tile.squeeze' op dim 2 is out of range for a rank-2 tile}}
+  %r = tile.squeeze %t dim 2 : tensor<1x64xf32> -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_not_unit(%t: tensor<2x64xf32>) {
+  // expected-error @+1 {{'tile.squeeze' op dim 0 has size 2; only a unit dim can be dropped}}
+  %r = tile.squeeze %t dim 0 : tensor<2x64xf32> -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_type(%t: tensor<1x64xf32>) {
+  // expected-error @+1 {{'tile.squeeze' op result type 'tensor<64xf16>' should be 'tensor<64xf32>'}}
+  %r = tile.squeeze %t dim 0 : tensor<1x64xf32> -> tensor<64xf16>
+  return
+}
+
+// -----
+
 func.func @iota_range() {
   // expected-error @+1 {{'tile.iota' op dim 2 is out of range for a rank-2 tile}}
   %r = tile.iota dim 2 : tensor<4x64xi32>

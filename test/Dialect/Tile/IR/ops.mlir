@@ -63,6 +63,8 @@ tile.kernel @all_ops(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %cm = tile.scan max %cs dim 0 : tensor<32x32xf32>
   // CHECK: tile.expand_dims %{{.*}} dim 1 : tensor<32xf32> -> tensor<32x1xf32>
   %col = tile.expand_dims %mx dim 1 : tensor<32xf32> -> tensor<32x1xf32>
+  // CHECK: tile.squeeze %{{.*}} dim 1 : tensor<32x1xf32> -> tensor<32xf32>
+  %row = tile.squeeze %col dim 1 : tensor<32x1xf32> -> tensor<32xf32>
   // CHECK: tile.iota dim 1 : tensor<32x32xi32>
   %cols = tile.iota dim 1 : tensor<32x32xi32>
   // CHECK: tile.splat %{{.*}} : f32 -> tensor<32x32xf32>

@@ -314,3 +314,27 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A param tied to the unit dim that squeeze drops.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?x?xf32> {tile.dims = ["H", "M", "N"]}) params {BH = 1, BM = 4} {
+    %c0 = arith.constant 0 : index
+    %Xv = tile.partition %X tile [BH, BM, 32] : memref<?x?x?xf32> -> !tile.part<1x4x32xf32>
+    %h, %i = tile.grid %Xv dims [0, 1] : !tile.part<1x4x32xf32>
+    %x = tile.load %Xv[%h, %i, %c0] : !tile.part<1x4x32xf32> -> tensor<1x4x32xf32>
+    // expected-note @below {{tile.squeeze fixes this dim to 1}}
+    %s = tile.squeeze %x dim 0 : tensor<1x4x32xf32> -> tensor<4x32xf32>
+    %y = arith.addf %s, %s : tensor<4x32xf32>
+    %e = tile.expand_dims %y dim 0 : tensor<4x32xf32> -> tensor<1x4x32xf32>
+    tile.store %e, %Xv[%h, %i, %c0] : tensor<1x4x32xf32>, !tile.part<1x4x32xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.set_params: BH = 2 resizes a tile dim fixed to 1 by the unit dim tile.squeeze drops}}
+    transform.tile.set_params %k {BH = 2} : !transform.any_op
+    transform.yield
+  }
+}

@@ -435,6 +435,23 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure,
   let hasVerifier = 1;
 }
 
+def Tile_SqueezeOp : Tile_Op<"squeeze", [Pure,
+    DeclareOpInterfaceMethods<Tile_AxisMapOpInterface>]> {
+  let summary = "Drop a unit dim from a tile";
+  let description = [{
+    `tile.squeeze %t dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>`:
+    the inverse of `tile.expand_dims`. A tile loaded from a rank-3 view with
+    a unit tile size along one dim (one head of a [heads, rows, cols]
+    tensor) becomes the rank-2 tile that `tile.mma` takes.
+  }];
+  let arguments = (ins Tile_TileTensor:$input, I64Attr:$dim);
+  let results = (outs Tile_TileTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let summary = "Move a tile from one layout encoding to another";
   let description = [{
