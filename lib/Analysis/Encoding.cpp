@@ -123,7 +123,8 @@ Instance KernelModel::restrictInstance(const Instance &inst, int scope) const {
 
 void KernelModel::bindScope(LinearSystem &sys, ArrayRef<LinearExpr> syms,
                             Instance &inst, int scope, StringRef prefix,
-                            bool existential) const {
+                            bool existential,
+                            ArrayRef<int> pastUpperBound) const {
   if (inst.dims.size() != numDims) {
     inst.dims.resize(numDims);
     inst.vars.assign(numDims, -1);
@@ -167,11 +168,12 @@ void KernelModel::bindScope(LinearSystem &sys, ArrayRef<LinearExpr> syms,
         existential);
     LinearExpr iv = LinearExpr::var(var);
     LinearExpr lb = require(flatten(sys, info.lb, syms, &inst));
-    LinearExpr ub = require(flatten(sys, info.ub, syms, &inst));
     sys.addLE(lb, iv);
-    sys.addLT(iv, ub);
-    for (AffineExpr extra : info.extraUbs)
-      sys.addLT(iv, require(flatten(sys, extra, syms, &inst)));
+    if (!llvm::is_contained(pastUpperBound, s)) {
+      sys.addLT(iv, require(flatten(sys, info.ub, syms, &inst)));
+      for (AffineExpr extra : info.extraUbs)
+        sys.addLT(iv, require(flatten(sys, extra, syms, &inst)));
+    }
     if (info.step > 1)
       sys.addEQ(iv - lb, sys.floorDiv(iv - lb, info.step) * info.step);
     inst.dims[info.dim] = iv;

@@ -158,8 +158,9 @@ private:
                       llvm::ArrayRef<Entry> entries, const std::string &verb);
   void processMma(tile::MmaOp op);
   /// Whether `operand` is zero on the lanes of `entry` (another load's pad)
-  /// along `axis`: it is an arith.select (through float casts) whose other
-  /// side is zero and whose condition provably does not pick the data there.
+  /// along `axis`: it is a chain of arith.selects (through float casts), each
+  /// with a zero on one side, one of whose conditions provably does not pick
+  /// the data there.
   bool zeroedBySelect(mlir::Value operand, unsigned axis, const Entry &entry);
 };
 

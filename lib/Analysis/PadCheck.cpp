@@ -174,26 +174,39 @@ void PadAnalysis::processSelect(arith::SelectOp op) {
 
 bool PadAnalysis::zeroedBySelect(Value operand, unsigned axis,
                                  const Entry &entry) {
-  // Casts keep a zero a zero, lane for lane.
-  while (Operation *def = operand.getDefiningOp()) {
-    if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
-      break;
-    operand = def->getOperand(0);
-  }
-  auto select = operand.getDefiningOp<arith::SelectOp>();
-  if (!select || !isa<RankedTensorType>(select.getCondition().getType()))
-    return false;
   auto isZero = [&](Value v) {
     State s = get(v);
     return s.base == Lane::Zero &&
            (axis >= s.axes.size() || s.axes[axis].empty());
   };
-  // The data side must not be picked on the entry's lanes.
-  if (isZero(select.getFalseValue()) &&
-      provedMasked(select, entry, axis, select.getCondition(), true))
-    return true;
-  return isZero(select.getTrueValue()) &&
-         provedMasked(select, entry, axis, select.getCondition(), false);
+  // Casts keep a zero a zero, lane for lane.
+  auto stripCasts = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
+        break;
+      v = def->getOperand(0);
+    }
+    return v;
+  };
+  // A chain of selects with a zero on one side: the lanes any of them masks
+  // hold zero, whatever the selects around it pick.
+  for (Value v = stripCasts(operand);;) {
+    auto select = v.getDefiningOp<arith::SelectOp>();
+    if (!select || !isa<RankedTensorType>(select.getCondition().getType()))
+      return false;
+    Value cond = select.getCondition();
+    if (isZero(select.getFalseValue())) {
+      if (provedMasked(select, entry, axis, cond, true))
+        return true;
+      v = stripCasts(select.getTrueValue());
+    } else if (isZero(select.getTrueValue())) {
+      if (provedMasked(select, entry, axis, cond, false))
+        return true;
+      v = stripCasts(select.getFalseValue());
+    } else {
+      return false;
+    }
+  }
 }
 
 void PadAnalysis::processMma(MmaOp op) {

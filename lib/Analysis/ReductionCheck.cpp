@@ -18,13 +18,18 @@
 // For each scope instance (block and non-carried loops; or output tile of an
 // atomic add), the k tiles seen must be exactly [0, ceildiv(dim, tile)):
 //
-//   k_gap       Need \ Have is empty (set difference of Presburger sets);
+//   k_gap       Need \ Have is empty (set difference of Presburger sets),
+//               but for the k tiles the reduction's masks zero on every lane
+//               (a chain of one reduction whose operand is an arith.select
+//               of its identity under lane-index conditions: causal
+//               attention's key loop stops at the diagonal);
 //   k_dup       no two distinct contributing instances see the same k tile;
 //   k_mismatch  all sources of one instance have equal k tiles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CheckSupport.h"
+#include "LaneIndex.h"
 #include "ReductionTrace.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -54,8 +59,8 @@ struct Chain {
 
 class ChainChecker {
 public:
-  ChainChecker(CheckRun &run, const Chain &chain)
-      : run(run), model(run.model), chain(chain) {}
+  ChainChecker(CheckRun &run, const Chain &chain, const LaneIndex &lanes)
+      : run(run), model(run.model), chain(chain), lanes(lanes) {}
 
   /// Binds `member` (and its sources) into `inst`; returns the k tile of its
   /// first source and, in `ks`, that of every source.
@@ -114,9 +119,15 @@ public:
   void checkMismatch(const Member &member);
 
 private:
+  /// The k tiles (over the visible variables of checkGap's sets) on which
+  /// some lane escapes every mask of `member`, iterations the member's loops
+  /// skip included; failure when the masks are not lane predicates.
+  FailureOr<PresburgerSet> unmaskedTiles(const Member &member);
+
   CheckRun &run;
   const KernelModel &model;
   const Chain &chain;
+  const LaneIndex &lanes;
 
   std::string kTileText(int64_t kt, const SymbolValues &dims) {
     const std::string &name = model.getSymbols()[chain.dimSymbol];
@@ -149,6 +160,59 @@ private:
   }
 };
 
+FailureOr<PresburgerSet> ChainChecker::unmaskedTiles(const Member &member) {
+  if (member.maskConds.empty() || !member.lastOnlyLoops.empty())
+    return failure();
+  LinearSystem sys;
+  SmallVector<LinearExpr> syms = model.emitSymbols(sys);
+  Target target = bindTarget(sys, syms, "", true);
+  Instance &inst = target.inst;
+  // The loops that accumulate the member also range past their bounds: a
+  // k tile they skip must be masked on every lane.
+  model.bindScope(sys, syms, inst, member.scope, "", true, member.carriedLoops);
+  for (const Source &source : member.sources)
+    model.bindScope(sys, syms, inst, source.load->scope, "", true,
+                    member.carriedLoops);
+  const Source &s0 = member.sources.front();
+  FailureOr<LinearExpr> k =
+      model.flatten(sys, s0.load->indices[s0.axis], syms, &inst);
+  if (failed(k) || !inst.valid)
+    return failure();
+  sys.addEQ(LinearExpr::var(sys.addVar("k")), *k);
+  // Some lane of the masked tile where every condition holds.
+  auto type = cast<RankedTensorType>(member.maskConds.front().getType());
+  Instance withLanes = inst;
+  withLanes.dims.resize(model.getNumDims() + type.getRank());
+  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+    LinearExpr lane =
+        LinearExpr::var(sys.addVar(("lane" + Twine(d)).str(), true));
+    sys.addGE(lane);
+    sys.addLT(lane, LinearExpr::cst(type.getDimSize(d)));
+    withLanes.dims[model.getNumDims() + d] = lane;
+  }
+  for (Value cond : member.maskConds) {
+    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cond.getType() != type)
+      return failure();
+    AffineExpr lhs = lanes.lookup(cmp.getLhs()),
+               rhs = lanes.lookup(cmp.getRhs());
+    SmallVector<AffineConstraint> constraints;
+    if (!lhs || !rhs ||
+        failed(laneConstraints(cmp, lhs, rhs, true, constraints)))
+      return failure();
+    for (const AffineConstraint &c : constraints) {
+      FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &withLanes);
+      if (failed(e))
+        return failure();
+      if (c.isEquality)
+        sys.addEQ(*e);
+      else
+        sys.addGE(*e);
+    }
+  }
+  return run.toSet(sys);
+}
+
 void ChainChecker::checkGap() {
   unsigned numSyms = model.getSymbols().size();
   LinearSystem need;
@@ -179,7 +243,23 @@ void ChainChecker::checkGap() {
   FailureOr<PresburgerSet> difference = run.subtract(run.toSet(need), have);
   if (failed(difference))
     return;
-  const PresburgerSet &missing = *difference;
+  PresburgerSet missing = *difference;
+  // A missing k tile that the member's masks set to the identity on every
+  // lane would have added nothing (causal attention skips the key tiles
+  // above the diagonal).
+  if (chain.members.size() == 1) {
+    if (FailureOr<PresburgerSet> unmasked =
+            unmaskedTiles(*chain.members.front());
+        succeeded(unmasked)) {
+      FailureOr<PresburgerSet> masked = run.subtract(missing, *unmasked);
+      if (failed(masked))
+        return;
+      FailureOr<PresburgerSet> live = run.subtract(missing, *masked);
+      if (failed(live))
+        return;
+      missing = *live;
+    }
+  }
   SmallVector<int64_t> point;
   if (run.lexMinOfSet(missing, point) != CheckRun::Outcome::Found)
     return;
@@ -417,6 +497,8 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
 
 void checkReductions(CheckRun &run) {
   const KernelModel &model = run.model;
+  LaneIndex lanes(model);
+  model.getKernel().walk([&](Operation *op) { lanes.visit(op); });
   std::vector<Member> members;
   DenseMap<Operation *, unsigned> index;
   model.getKernel().walk([&](Operation *op) {
@@ -465,7 +547,7 @@ void checkReductions(CheckRun &run) {
                           " reduces every tile exactly once: " + why);
       continue;
     }
-    ChainChecker checker(run, chain);
+    ChainChecker checker(run, chain, lanes);
     for (const Member *m : chain.members)
       if (m->sources.size() > 1)
         checker.checkMismatch(*m);

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace kbench::tile;
@@ -372,6 +373,50 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
   }
 }
 
+/// `value` without the float casts around it (they keep a zero or an
+/// infinity what it is).
+static Value stripFloatCasts(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// Whether `value` is a float splat constant that `kind` ignores.
+static bool isIdentityOf(Value value, ReduceKind kind) {
+  DenseFPElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  APFloat v = attr.getSplatValue<APFloat>();
+  switch (kind) {
+  case ReduceKind::add:
+    return v.isZero();
+  case ReduceKind::max:
+    return v.isInfinity() && v.isNegative();
+  case ReduceKind::min:
+    return v.isInfinity() && !v.isNegative();
+  case ReduceKind::mul:
+    break;
+  }
+  return false;
+}
+
+/// The conditions of the selects that mask `operand` to `kind`'s identity.
+static SmallVector<Value> maskConditions(Value operand, ReduceKind kind) {
+  SmallVector<Value> conds;
+  Value v = stripFloatCasts(operand);
+  while (auto select = v.getDefiningOp<arith::SelectOp>()) {
+    if (!isa<RankedTensorType>(select.getCondition().getType()) ||
+        !isIdentityOf(select.getFalseValue(), kind))
+      break;
+    conds.push_back(select.getCondition());
+    v = stripFloatCasts(select.getTrueValue());
+  }
+  return conds;
+}
+
 /// Analyses one reduction op.
 } // namespace
 
@@ -409,6 +454,22 @@ Member analyseReduction(const KernelModel &model, Operation *op) {
   if (failed(tracer.finish()))
     return member;
   member.noSources = member.sources.empty();
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    // A zero operand makes the product zero only against finite values: the
+    // k sources must read data or zero pad.
+    bool finitePads = llvm::all_of(member.sources, [&](const Source &source) {
+      PadKind pad = model.getViews()[source.load->view].pad;
+      return pad == PadKind::none || pad == PadKind::zero;
+    });
+    if (finitePads) {
+      member.maskConds = maskConditions(mma.getA(), ReduceKind::add);
+      if (member.maskConds.empty())
+        member.maskConds = maskConditions(mma.getB(), ReduceKind::add);
+    }
+  } else {
+    auto reduce = cast<ReduceOp>(op);
+    member.maskConds = maskConditions(reduce.getInput(), reduce.getKind());
+  }
   return member;
 }
 

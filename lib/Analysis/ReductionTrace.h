@@ -37,6 +37,12 @@ struct Member {
   llvm::SmallVector<int> overwrittenLoops;
   llvm::SmallVector<mlir::Operation *> atomics;
   llvm::SmallVector<mlir::Operation *> accLinks;
+  /// Conditions of the arith.selects (through float casts) that give the
+  /// reduced operand the reduction's identity (zero for sums and products,
+  /// -inf for max, +inf for min) where they are false. A k tile on whose
+  /// every lane one of them is false adds nothing: a loop may skip it (the
+  /// key tiles above the diagonal of causal attention).
+  llvm::SmallVector<mlir::Value> maskConds;
   /// Whether the result reaches a store or an atomic add (else it is dead).
   bool reachesOutput = false;
   /// The reduced dim comes from no tile.load (constants): nothing to cover.

@@ -17,10 +17,12 @@
 // probability would be 0 anyway, but tile-verify's C10 asks for a zero on
 // both sides of a product, and gets it from the select). The causal mask
 // compares global key and query indices (tile.iota plus the tiles'
-// offsets); key 0 is never masked, so every row has a finite max. The loop
-// still visits every key tile: the tiles wholly above the diagonal add
-// exactly zero, and skipping them is a loop bound tile-verify would have to
-// prove (a later step).
+// offsets); key 0 is never masked, so every row has a finite max. The loop stops
+// after the diagonal: query block m needs key tiles j < ceildiv((m + 1) BM,
+// BN) only. tile-verify's C9 accepts the key tiles the loop skips because the
+// masks zero them on every lane (the probabilities are masked to 0 with the
+// causal condition too, so the product's mask is a lane predicate, not an
+// exp(-inf) the verifier would have to evaluate).
 tile.kernel @causal_attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
                        %K: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
                        %V: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
@@ -56,7 +58,11 @@ tile.kernel @causal_attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D
   %s2d = tile.splat %s : index -> tensor<64x64xindex>
   %q3 = tile.load %Qv[%b, %m, %c0] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
   %q = tile.squeeze %q3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
-  %o, %mx, %l = scf.for %j = %c0 to %nk step %c1 iter_args(%oi = %zo, %mi = %ninf, %li = %zero)
+  %m1 = arith.addi %m, %c1 : index
+  %hi = arith.muli %m1, %bm : index
+  %diag = arith.ceildivsi %hi, %bn : index
+  %nkc = arith.minsi %nk, %diag : index
+  %o, %mx, %l = scf.for %j = %c0 to %nkc step %c1 iter_args(%oi = %zo, %mi = %ninf, %li = %zero)
       -> (tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>) {
     %k3 = tile.load %Kv[%b, %j, %c0] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
     %k = tile.squeeze %k3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
@@ -74,7 +80,8 @@ tile.kernel @causal_attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D
     %mb = tile.broadcast %mn dims [1] : tensor<64xf32> -> tensor<64x64xf32>
     %dd = arith.subf %sm, %mb : tensor<64x64xf32>
     %pe = math.exp %dd : tensor<64x64xf32>
-    %p = arith.select %inb, %pe, %zs : tensor<64x64xi1>, tensor<64x64xf32>
+    %pin = arith.select %inb, %pe, %zs : tensor<64x64xi1>, tensor<64x64xf32>
+    %p = arith.select %causal, %pin, %zs : tensor<64x64xi1>, tensor<64x64xf32>
     %ts = tile.reduce add %p dim 1 : tensor<64x64xf32> -> tensor<64xf32>
     %shift = arith.subf %mi, %mn : tensor<64xf32>
     %alpha = math.exp %shift : tensor<64xf32>

@@ -237,10 +237,13 @@ public:
                         bool existential) const;
   /// Binds in `inst` the block coordinates and every scope on the chain of
   /// `scope` that `inst` does not bind yet (new variables get `prefix` and
-  /// `existential`).
+  /// `existential`). The loops in `pastUpperBound` keep their lower bound and
+  /// step only: their ivs also range over the iterations the loop skips (C9's
+  /// masked tiles).
   void bindScope(LinearSystem &sys, llvm::ArrayRef<LinearExpr> syms,
                  Instance &inst, int scope, llvm::StringRef prefix,
-                 bool existential) const;
+                 bool existential,
+                 llvm::ArrayRef<int> pastUpperBound = {}) const;
   /// A copy of `inst` that keeps the block coordinates and only the scopes on
   /// the chain of `scope` (-1: only the block), for a second instance that
   /// shares them.

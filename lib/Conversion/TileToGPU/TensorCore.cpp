@@ -7,7 +7,9 @@
 // A tile.mma outside a pipelined loop stores its operand tiles from the
 // registers of their load layouts into the staged buffers (a transposed
 // operand is transposed by this store), publishes them with a barrier and
-// runs the impl's steps (emitMmaSyncSteps, emitWgmmaSteps).
+// runs the impl's steps (emitMmaSyncSteps, emitWgmmaSteps). An A operand
+// defined outside the loop the mma sits in (attention's query tile) is
+// staged once, before the loop.
 //
 // A K loop with `tile.pipeline_stages = S` (2 <= S) around such a tile.mma
 // (MmaSyncRules.h: A MxK and B NxK through zero-padded views) copies its
@@ -98,41 +100,55 @@ kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
   return p;
 }
 
-/// Stores both operand tiles into their swizzled [row][k] buffers.
-static void stageOperands(KernelContext &ctx, OpBuilder &b,
+/// A run of a thread stays in one 16-byte chunk when it is at most 8
+/// elements (runs start at multiples of their power-of-two length).
+static bool runsFitChunks(const TileValue &v) {
+  return v.layout.innerPerThread() <= 8;
+}
+
+/// Stores operand A into its swizzled buffer: a is MxK (coords (m, k)) or,
+/// transposed, KxM (coords (k, m)), staged as it is (rows of K, or of M for
+/// ldmatrix.trans).
+static void stageOperandA(KernelContext &ctx, OpBuilder &b,
                           const TensorCorePlan &p, const TileValue &a,
-                          const TileValue &bTile, Value bufA, Value bufB) {
-  auto swizzle = [&](Value row, Value col, int64_t rowElems) {
-    return emitMmaSyncSwizzle(ctx, b, row, col, rowElems);
-  };
-  // A run of a thread stays in one 16-byte chunk when it is at most 8
-  // elements (runs start at multiples of their power-of-two length).
-  auto contiguous = [](const TileValue &v) {
-    return v.layout.innerPerThread() <= 8;
-  };
-  // a is MxK (coords (m, k)) or, transposed, KxM (coords (k, m)), staged
-  // as it is (rows of K, or of M for ldmatrix.trans).
+                          Value bufA) {
   storeToShared(
       ctx, b, a, bufA,
       [&](ValueRange c) {
         if (p.isWgmma())
-          return swizzle(emitWgmmaStagedRow(ctx, b, c[0], p.m, p.numWarps),
-                         c[1], p.k);
-        return swizzle(c[0], c[1], p.kMajorA ? p.m : p.k);
+          return emitMmaSyncSwizzle(
+              ctx, b, emitWgmmaStagedRow(ctx, b, c[0], p.m, p.numWarps), c[1],
+              p.k);
+        return emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.kMajorA ? p.m : p.k);
       },
-      /*innerContiguous=*/contiguous(a));
-  // b is KxN (coords (k, n)) or, transposed, NxK (coords (n, k)): staged as
-  // it is (rows of N for ldmatrix.trans, or of K), except a KxN tile whose N
-  // is not a multiple of 16, which the store transposes element by element.
+      /*innerContiguous=*/runsFitChunks(a));
+}
+
+/// Stores operand B into its swizzled buffer: b is KxN (coords (k, n)) or,
+/// transposed, NxK (coords (n, k)), staged as it is (rows of N for
+/// ldmatrix.trans, or of K), except a KxN tile whose N is not a multiple of
+/// 16, which the store transposes element by element.
+static void stageOperandB(KernelContext &ctx, OpBuilder &b,
+                          const TensorCorePlan &p, const TileValue &bTile,
+                          Value bufB) {
   storeToShared(
       ctx, b, bTile, bufB,
       [&](ValueRange c) {
         if (p.kMajorB)
-          return swizzle(c[0], c[1], p.n);
-        return p.transB ? swizzle(c[0], c[1], p.k)
-                        : swizzle(c[1], c[0], p.k);
+          return emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.n);
+        return p.transB ? emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.k)
+                        : emitMmaSyncSwizzle(ctx, b, c[1], c[0], p.k);
       },
-      /*innerContiguous=*/(p.transB || p.kMajorB) && contiguous(bTile));
+      /*innerContiguous=*/(p.transB || p.kMajorB) && runsFitChunks(bTile));
+}
+
+/// The loop around `op` when `op` sits directly in it and its A operand is
+/// defined outside: A is the same every iteration (attention's query tile).
+static scf::ForOp getLoopInvariantALoop(tile::MmaOp op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop || !loop.isDefinedOutsideOfLoop(op.getA()))
+    return {};
+  return loop;
 }
 
 /// The impl's steps over one staged K tile.
@@ -168,7 +184,18 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
                                  p->bufferAlignment());
     Value bufB = ctx.allocShared(b, p->operandType, p->n * p->k,
                                  p->bufferAlignment());
-    stageOperands(ctx, b, *p, a, bTile, bufA, bufB);
+    // A loop-invariant A is staged once, before its loop; the barrier after
+    // every step only guards B's buffer then.
+    if (scf::ForOp loop = getLoopInvariantALoop(op)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop);
+      stageOperandA(ctx, b, *p, a, bufA);
+      emitStagingFence(ctx, b, *p);
+      ctx.barrier(b);
+    } else {
+      stageOperandA(ctx, b, *p, a, bufA);
+    }
+    stageOperandB(ctx, b, *p, bTile, bufB);
     emitStagingFence(ctx, b, *p);
     ctx.barrier(b);
     auto accType = cast<VectorType>(acc.vec.getType());

@@ -113,3 +113,42 @@ tile.kernel @mma_sync_kn(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   tile.store %c, %Cv[%m, %n] : tensor<16x32xf32>, !tile.part<16x32xf32>
   tile.return
 }
+
+// -----
+
+// A loop-invariant A (attention's query tile against a loop of key tiles)
+// is staged once, before the loop, behind its own barrier; each step stages
+// B only, and the barrier after the mma guards B's buffer.
+
+// CHECK-LABEL: gpu.func @mma_sync_invariant_a
+// CHECK: memref.store %{{.*}} : memref<256xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-NOT: memref<256xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}} : memref<128xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix %{{.*}} : memref<256xbf16
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: vector.store {{.*}} memref<?x?xf32, #gpu.address_space<global>>
+// CHECK: gpu.return
+tile.kernel @mma_sync_invariant_a(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                                  %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                                  %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 16, BN = 8, BK = 16, num_warps = 1} requires ["K <= BK"] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<8x16xbf16, pad = zero>
+  %Cv = tile.partition %C tile [BM, BN] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m = tile.grid %Cv dims [0] : !tile.part<16x8xf32>
+  %nn = tile.num_tiles %Bv[0] : !tile.part<8x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  %a = tile.load %Av[%m, %c0] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+  scf.for %n = %c0 to %nn step %c1 {
+    %b = tile.load %Bv[%n, %c0] : !tile.part<8x16xbf16, pad = zero> -> tensor<8x16xbf16>
+    %r = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xbf16>, tensor<8x16xbf16> -> tensor<16x8xf32>
+    tile.store %r, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  }
+  tile.return
+}
