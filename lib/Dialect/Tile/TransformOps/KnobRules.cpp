@@ -327,7 +327,7 @@ kbench::transform::checkPipelinableLoop(scf::ForOp loop, StringRef what) {
     return std::nullopt;
   return KnobFailure{
       (what + ": this scf.for is not a K loop tile-to-gpu can pipeline; its "
-              "body must only load the two operands of one simt tile.mma "
+              "body must only load the two operands of one tile.mma "
               "that accumulates into the loop's single iter_arg (match that "
               "loop, or the kernel to set every such loop)")
           .str(),

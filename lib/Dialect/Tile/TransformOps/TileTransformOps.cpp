@@ -457,7 +457,7 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
   DiagnosedSilenceableFailure found = collectKLoops(
       *this, getTarget(), state, isPipelineTarget,
       "K loop tile-to-gpu can pipeline (an scf.for whose body only loads the "
-      "two operands of one simt tile.mma accumulating into its single "
+      "two operands of one tile.mma accumulating into its single "
       "iter_arg)",
       kernels, loops);
   if (!found.succeeded())
