@@ -119,10 +119,12 @@ public:
   void checkMismatch(const Member &member);
 
 private:
-  /// The k tiles (over the visible variables of checkGap's sets) on which
-  /// some lane escapes every mask of `member`, iterations the member's loops
-  /// skip included; failure when the masks are not lane predicates.
-  FailureOr<PresburgerSet> unmaskedTiles(const Member &member);
+  /// The k tiles (over the visible variables of checkGap's sets) that some
+  /// iteration of the member's loops reads, the iterations the loops skip
+  /// included; with `unmaskedOnly`, only those where some lane passes every
+  /// mask of `member`. Failure when the masks are not lane predicates.
+  FailureOr<PresburgerSet> tilesReadPastBounds(const Member &member,
+                                               bool unmaskedOnly);
 
   CheckRun &run;
   const KernelModel &model;
@@ -160,8 +162,10 @@ private:
   }
 };
 
-FailureOr<PresburgerSet> ChainChecker::unmaskedTiles(const Member &member) {
-  if (member.maskConds.empty() || !member.lastOnlyLoops.empty())
+FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
+                                                           bool unmaskedOnly) {
+  if (member.maskConds.empty() || !member.lastOnlyLoops.empty() ||
+      member.sources.empty())
     return failure();
   LinearSystem sys;
   SmallVector<LinearExpr> syms = model.emitSymbols(sys);
@@ -179,6 +183,8 @@ FailureOr<PresburgerSet> ChainChecker::unmaskedTiles(const Member &member) {
   if (failed(k) || !inst.valid)
     return failure();
   sys.addEQ(LinearExpr::var(sys.addVar("k")), *k);
+  if (!unmaskedOnly)
+    return run.toSet(sys);
   // Some lane of the masked tile where every condition holds.
   auto type = cast<RankedTensorType>(member.maskConds.front().getType());
   Instance withLanes = inst;
@@ -244,20 +250,22 @@ void ChainChecker::checkGap() {
   if (failed(difference))
     return;
   PresburgerSet missing = *difference;
-  // A missing k tile that the member's masks set to the identity on every
-  // lane would have added nothing (causal attention skips the key tiles
-  // above the diagonal).
+  // A missing k tile that an iteration past the loop's bounds would read
+  // with the member's masks setting every lane to the identity would have
+  // added nothing (causal attention skips the key tiles above the
+  // diagonal). A tile no iteration reads at all stays missing.
   if (chain.members.size() == 1) {
-    if (FailureOr<PresburgerSet> unmasked =
-            unmaskedTiles(*chain.members.front());
-        succeeded(unmasked)) {
-      FailureOr<PresburgerSet> masked = run.subtract(missing, *unmasked);
+    const Member &member = *chain.members.front();
+    FailureOr<PresburgerSet> read = tilesReadPastBounds(member, false);
+    FailureOr<PresburgerSet> unmasked = tilesReadPastBounds(member, true);
+    if (succeeded(read) && succeeded(unmasked)) {
+      FailureOr<PresburgerSet> masked = run.subtract(*read, *unmasked);
       if (failed(masked))
         return;
-      FailureOr<PresburgerSet> live = run.subtract(missing, *masked);
-      if (failed(live))
+      FailureOr<PresburgerSet> rest = run.subtract(missing, *masked);
+      if (failed(rest))
         return;
-      missing = *live;
+      missing = *rest;
     }
   }
   SmallVector<int64_t> point;

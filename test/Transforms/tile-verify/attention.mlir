@@ -371,3 +371,41 @@ tile.kernel @causal_unmasked_product(%Q: memref<?x?xf32> {tile.dims = ["S", "D"]
   tile.return
 }
 
+
+// -----
+
+// Masks exempt only the tiles an iteration would read: a loop over every
+// other tile, masked past N, never reads the odd tiles at all, so they stay
+// missing however the mask reads.
+tile.kernel @masked_but_strided(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                %Y: memref<?xf32> {tile.dims = ["M"]}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %Xv = tile.partition %X tile [4, 16] pad(zero) : memref<?x?xf32> -> !tile.part<4x16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [4] : memref<?xf32> -> !tile.part<4xf32>
+  %r = tile.grid %Yv : !tile.part<4xf32>
+  %nt = tile.num_tiles %Xv[1] : !tile.part<4x16xf32, pad = zero>
+  %half = arith.ceildivsi %nt, %c2 : index
+  %n = tile.extent %Xv[1] : !tile.part<4x16xf32, pad = zero>
+  %bn = tile.tile_size %Xv[1] : !tile.part<4x16xf32, pad = zero>
+  %n2d = tile.splat %n : index -> tensor<4x16xindex>
+  %ciota = tile.iota dim 1 : tensor<4x16xindex>
+  %zeros = arith.constant dense<0.0> : tensor<4x16xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %acc = scf.for %j = %c0 to %half step %c1 iter_args(%a = %zero) -> (tensor<4xf32>) {
+    %jj = arith.muli %j, %c2 : index
+    %x = tile.load %Xv[%r, %jj] : !tile.part<4x16xf32, pad = zero> -> tensor<4x16xf32>
+    %j0 = arith.muli %jj, %bn : index
+    %cbase = tile.splat %j0 : index -> tensor<4x16xindex>
+    %cols = arith.addi %cbase, %ciota : tensor<4x16xindex>
+    %inb = arith.cmpi ult, %cols, %n2d : tensor<4x16xindex>
+    %xm = arith.select %inb, %x, %zeros : tensor<4x16xi1>, tensor<4x16xf32>
+    // expected-error @below {{never reduces k tile 1 (elements [16, 17) of N = 17)}}
+    %s = tile.reduce add %xm dim 1 : tensor<4x16xf32> -> tensor<4xf32>
+    %an = arith.addf %a, %s : tensor<4xf32>
+    scf.yield %an : tensor<4xf32>
+  }
+  tile.store %acc, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+  tile.return
+}
