@@ -341,6 +341,27 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   // Storing a transposed tile through padded shared memory.
   if (stageTransposesFits(kernel))
     alternatives("stage_transposes", "transform.tile.stage_transposes %k 1");
+  // Tensor cores for a bf16 or f16 tile.mma: mma.sync or wgmma, each with a
+  // cp.async pipeline of 1 to 4 stages where the kernel has a K loop; the
+  // impls' rules (tile sizes, warps, K tile) refuse what they cannot take.
+  if (tensorCoreMmaFits(kernel)) {
+    bool pipelined = tensorCoreKLoopFits(kernel);
+    if (pipelined)
+      os << "    %stages = transform.tune.knob<\"stages\"> options = "
+         << list({1, 2, 3, 4}) << " -> !transform.param<i64>\n";
+    os << "    transform.tune.alternatives<\"mma_impl\"> {\n"
+       << "      transform.yield\n";
+    for (StringRef impl : {"mma_sync", "wgmma"}) {
+      os << "    }, {\n"
+         << "      transform.tile.mma_impl %k " << impl
+         << " : !transform.any_op\n";
+      if (pipelined)
+        os << "      transform.tile.pipeline %k stages %stages : "
+              "!transform.any_op\n";
+      os << "      transform.yield\n";
+    }
+    os << "    }\n";
+  }
   os << "    transform.yield\n  }\n}\n";
   return text;
 }

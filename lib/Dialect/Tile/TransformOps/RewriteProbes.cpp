@@ -9,6 +9,9 @@
 
 #include "kbench/Dialect/Tile/TransformOps/RewriteProbes.h"
 
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+
 #include "SinglePass.h"
 #include "SplitReduction.h"
 #include "StageTransposes.h"
@@ -46,4 +49,28 @@ bool kbench::splitReductionFits(Operation *kernel) {
 bool kbench::stageTransposesFits(Operation *kernel) {
   return plansOnKernel<transform::StageTransposesPlan>(
       kernel, /*value=*/1, transform::planStageTransposes);
+}
+
+bool kbench::tensorCoreMmaFits(Operation *kernel) {
+  if (!isa_and_nonnull<tile::KernelOp>(kernel))
+    return false;
+  bool fits = false;
+  kernel->walk([&](tile::MmaOp mma) {
+    fits |= !gpu_lowering::whyNotTensorCoreTypes(mma, tile::MmaImpl::mma_sync)
+                 .has_value();
+  });
+  return fits;
+}
+
+bool kbench::tensorCoreKLoopFits(Operation *kernel) {
+  if (!isa_and_nonnull<tile::KernelOp>(kernel))
+    return false;
+  bool fits = false;
+  kernel->walk([&](scf::ForOp loop) {
+    tile::MmaOp mma = gpu_lowering::getMmaLoopMma(loop);
+    fits |= mma &&
+            !gpu_lowering::whyNotTensorCoreTypes(mma, tile::MmaImpl::mma_sync)
+                 .has_value();
+  });
+  return fits;
 }

@@ -32,6 +32,15 @@ bool splitReductionFits(mlir::Operation *kernel);
 /// tile.kernel `kernel`: a store of a tile that a tile.transpose produced.
 bool stageTransposesFits(mlir::Operation *kernel);
 
+/// Whether the tile.kernel `kernel` has a tile.mma whose types the tensor
+/// cores take (bf16 or f16 operands, f32 accumulator): then
+/// `transform.tile.mma_impl` has a choice to offer.
+bool tensorCoreMmaFits(mlir::Operation *kernel);
+
+/// Whether the tile.kernel `kernel` has a K loop `transform.tile.pipeline`
+/// can pipeline once its tile.mma is on tensor cores.
+bool tensorCoreKLoopFits(mlir::Operation *kernel);
+
 } // namespace kbench
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
