@@ -7,7 +7,7 @@
 // docs/results.md) it was the fastest of the tile variants tried: at
 // 128 x 4096 x 128, 12091.7 us for attention_bf16 (64 x 64: 13956.8 us) and
 // 6911.0 us for causal_attention_bf16 (64 x 64: 7777.9 us), 0.15x of cudnn's
-// scaled_dot_product_attention in the same session.
+// scaled_dot_product_attention timed on the same machine that day.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
