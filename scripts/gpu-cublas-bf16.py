@@ -15,26 +15,11 @@ tasks/matmul_bf16. Writes a JSON list (shape, median_us, tflops, torch
 version, GPU name).
 """
 import json
-import statistics
 import sys
 
 import torch
 
-
-def time_us(fn, flush, reps=200, warmup=20):
-    for _ in range(warmup):
-        fn()
-    times = []
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    for _ in range(reps):
-        flush.fill_(1.0)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0)
-    return statistics.median(times)
+from gpu_timing import l2_flush_buffer, time_us
 
 
 def main():
@@ -52,14 +37,14 @@ def main():
     if not torch.cuda.is_available():
         print("gpu-cublas-bf16: no CUDA device (run it on the GPU machine)", file=sys.stderr)
         return 2
-    flush = torch.empty(64 * 1024 * 1024, dtype=torch.float32, device="cuda")
+    flush = l2_flush_buffer()
     rows = []
     for m, n, k in shapes:
         text = f"{m}x{n}x{k}"
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-        bf16_us = time_us(lambda: torch.nn.functional.linear(x, w), flush)
-        f32_us = time_us(lambda: torch.nn.functional.linear(x, w).float(), flush)
+        bf16_us = time_us(lambda: torch.nn.functional.linear(x, w), flush, reps=200, warmup=20)
+        f32_us = time_us(lambda: torch.nn.functional.linear(x, w).float(), flush, reps=200, warmup=20)
         flops = 2.0 * m * n * k
         rows.append({
             "shape": {"M": m, "N": n, "K": k},

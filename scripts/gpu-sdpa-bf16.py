@@ -19,34 +19,11 @@ JSON list (shape, causal, per-backend median_us and TFLOP/s, fastest,
 torch version, GPU name).
 """
 import json
-import statistics
 import sys
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
-BACKENDS = {
-    "flash": SDPBackend.FLASH_ATTENTION,
-    "efficient": SDPBackend.EFFICIENT_ATTENTION,
-    "cudnn": SDPBackend.CUDNN_ATTENTION,
-    "math": SDPBackend.MATH,
-}
-
-
-def time_us(fn, flush, reps=100, warmup=10):
-    for _ in range(warmup):
-        fn()
-    times = []
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    for _ in range(reps):
-        flush.fill_(1.0)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0)
-    return statistics.median(times)
+from gpu_timing import l2_flush_buffer, time_us
 
 
 def main():
@@ -64,7 +41,19 @@ def main():
     if not torch.cuda.is_available():
         print("gpu-sdpa-bf16: no CUDA device (run it on the GPU machine)", file=sys.stderr)
         return 2
-    flush = torch.empty(64 * 1024 * 1024, dtype=torch.float32, device="cuda")
+    try:  # torch >= 2.3; the GPU machine has it, the CPU machine's 1.13 does not
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        print(f"gpu-sdpa-bf16: torch {torch.__version__} has no torch.nn.attention "
+              "(run it on the GPU machine)", file=sys.stderr)
+        return 2
+    backends = {
+        "flash": SDPBackend.FLASH_ATTENTION,
+        "efficient": SDPBackend.EFFICIENT_ATTENTION,
+        "cudnn": SDPBackend.CUDNN_ATTENTION,
+        "math": SDPBackend.MATH,
+    }
+    flush = l2_flush_buffer()
     rows = []
     for bh, s, d in shapes:
         q, k, v = (torch.randn(1, bh, s, d, device="cuda", dtype=torch.bfloat16)
@@ -72,7 +61,7 @@ def main():
         for causal in (False, True):
             flops = 4.0 * bh * s * s * d / (2.0 if causal else 1.0)
             timings = {}
-            for name, backend in BACKENDS.items():
+            for name, backend in backends.items():
                 if name == "math" and s * s * bh > 2**31:
                     timings[name] = {"skipped": "the math backend materializes S x S scores"}
                     continue
@@ -80,7 +69,7 @@ def main():
                     with sdpa_kernel(backend):
                         fn = lambda: torch.nn.functional.scaled_dot_product_attention(
                             q, k, v, is_causal=causal)
-                        us = time_us(fn, flush)
+                        us = time_us(fn, flush, reps=100, warmup=10)
                     timings[name] = {"median_us": us, "tflops": flops / us / 1e6}
                 except RuntimeError as error:  # backend not enabled or not applicable
                     timings[name] = {"skipped": str(error).splitlines()[0][:200]}

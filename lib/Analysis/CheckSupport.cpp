@@ -8,6 +8,7 @@
 #include "CheckSupport.h"
 #include "AxisDataflow.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -440,6 +441,15 @@ std::optional<SmallVector<int>> axisSources(Operation *op) {
 
 std::string padName(tile::PadKind pad) {
   return tile::stringifyPadKind(pad).str();
+}
+
+Value stripFloatCasts(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
 }
 
 } // namespace kbench::detail

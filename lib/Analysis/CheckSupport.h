@@ -143,6 +143,9 @@ std::string locationString(mlir::Operation *op);
 void addRelated(Finding &finding, llvm::ArrayRef<mlir::Operation *> ops);
 /// Spelling of a pad kind ("zero").
 std::string padName(tile::PadKind pad);
+/// `value` without the arith.truncf / arith.extf around it: casts keep a
+/// zero a zero and an infinity an infinity, lane for lane.
+mlir::Value stripFloatCasts(mlir::Value value);
 
 //===----------------------------------------------------------------------===//
 // The checks

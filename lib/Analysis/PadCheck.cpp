@@ -179,18 +179,9 @@ bool PadAnalysis::zeroedBySelect(Value operand, unsigned axis,
     return s.base == Lane::Zero &&
            (axis >= s.axes.size() || s.axes[axis].empty());
   };
-  // Casts keep a zero a zero, lane for lane.
-  auto stripCasts = [](Value v) {
-    while (Operation *def = v.getDefiningOp()) {
-      if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
-        break;
-      v = def->getOperand(0);
-    }
-    return v;
-  };
   // A chain of selects with a zero on one side: the lanes any of them masks
   // hold zero, whatever the selects around it pick.
-  for (Value v = stripCasts(operand);;) {
+  for (Value v = stripFloatCasts(operand);;) {
     auto select = v.getDefiningOp<arith::SelectOp>();
     if (!select || !isa<RankedTensorType>(select.getCondition().getType()))
       return false;
@@ -198,11 +189,11 @@ bool PadAnalysis::zeroedBySelect(Value operand, unsigned axis,
     if (isZero(select.getFalseValue())) {
       if (provedMasked(select, entry, axis, cond, true))
         return true;
-      v = stripCasts(select.getTrueValue());
+      v = stripFloatCasts(select.getTrueValue());
     } else if (isZero(select.getTrueValue())) {
       if (provedMasked(select, entry, axis, cond, false))
         return true;
-      v = stripCasts(select.getFalseValue());
+      v = stripFloatCasts(select.getFalseValue());
     } else {
       return false;
     }

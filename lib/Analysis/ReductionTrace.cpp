@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReductionTrace.h"
+#include "CheckSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -356,12 +357,9 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       continue;
     }
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
-      // A reduction of the result still carries it to the outputs. (Each
-      // nested walk drops a dim: their depth is bounded by the rank.)
-      DenseSet<Value> nested;
-      Member probe;
-      traceForward(model, reduce.getResult(), probe, nested);
-      member.reachesOutput |= probe.reachesOutput;
+      // A reduction of the result still carries it to the outputs.
+      if (!member.reachesOutput)
+        member.reachesOutput = reachesOutputs(reduce.getResult());
       continue;
     }
     if (isa<LoadOp>(user))
@@ -371,17 +369,6 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       for (Value result : llvm::reverse(user->getResults()))
         enter(result);
   }
-}
-
-/// `value` without the float casts around it (they keep a zero or an
-/// infinity what it is).
-static Value stripFloatCasts(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<arith::TruncFOp, arith::ExtFOp>(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
 }
 
 /// Whether `value` is a float splat constant that `kind` ignores.

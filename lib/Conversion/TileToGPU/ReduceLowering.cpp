@@ -248,31 +248,19 @@ struct TransposeLowering : KernelPattern<tile::TransposeOp> {
   }
 };
 
-struct ExpandDimsLowering : KernelPattern<tile::ExpandDimsOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult lower(tile::ExpandDimsOp op, OpAdaptor adaptor,
+/// tile.expand_dims and tile.squeeze insert or drop a unit dim, which holds
+/// one position per thread: every thread keeps its elements in the same
+/// order, and only the layout's dims change (takeAxes).
+template <typename UnitDimOp>
+struct UnitDimLowering : KernelPattern<UnitDimOp> {
+  using KernelPattern<UnitDimOp>::KernelPattern;
+  using OpAdaptor = typename KernelPattern<UnitDimOp>::OpAdaptor;
+  LogicalResult lower(UnitDimOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
     TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
-    rewriter.replaceOp(
-        op,
-        convertLayout(ctx, b, {in.vec, in.layout.insertUnitDim(op.getDim())},
-                      layoutOf(op.getResult()), op)
-            .vec);
-    return success();
-  }
-};
-
-struct SqueezeLowering : KernelPattern<tile::SqueezeOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult lower(tile::SqueezeOp op, OpAdaptor adaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    OpBuilder &b = rewriter;
-    // A unit dim holds one position per thread: dropping it keeps every
-    // thread's elements in the same order.
-    TileValue in = {adaptor.getInput(), layoutOf(op.getInput())};
-    Layout dropped = in.layout.takeAxes(op.getResultAxisSources());
-    rewriter.replaceOp(op, convertLayout(ctx, b, {in.vec, dropped},
+    Layout moved = in.layout.takeAxes(op.getResultAxisSources());
+    rewriter.replaceOp(op, convertLayout(this->ctx, b, {in.vec, moved},
                                          layoutOf(op.getResult()), op)
                                .vec);
     return success();
@@ -333,8 +321,8 @@ struct SplatLowering : KernelPattern<tile::SplatOp> {
 void kbench::gpu_lowering::populateReducePatterns(
     const TileTypeConverter &converter, KernelContext &ctx,
     RewritePatternSet &patterns) {
-  patterns
-      .add<ReduceLowering, BroadcastLowering, TransposeLowering,
-           ExpandDimsLowering, SqueezeLowering, IotaLowering, SplatLowering>(
-          converter, ctx);
+  patterns.add<ReduceLowering, BroadcastLowering, TransposeLowering,
+               UnitDimLowering<tile::ExpandDimsOp>,
+               UnitDimLowering<tile::SqueezeOp>, IotaLowering, SplatLowering>(
+      converter, ctx);
 }

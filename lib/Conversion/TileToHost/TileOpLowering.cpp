@@ -396,50 +396,41 @@ struct TransposeOpLowering : OpRewritePattern<TransposeOp> {
   }
 };
 
-struct SqueezeOpLowering : OpRewritePattern<SqueezeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(SqueezeOp op,
-                                PatternRewriter &rewriter) const override {
-    int64_t rank = op.getResult().getType().getRank();
-    int64_t unitDim = op.getDim();
-    // The unit dim joins the group of the result dim it precedes (or the
-    // last one when it was last); a rank-0 result has no groups.
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < rank; ++d)
-      groups.push_back({d < unitDim ? d : d + 1});
-    if (rank > 0) {
-      if (unitDim < rank)
-        groups[unitDim].insert(groups[unitDim].begin(), unitDim);
-      else
-        groups.back().push_back(unitDim);
-    }
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, op.getResult().getType(), op.getInput(), groups);
-    return success();
+/// The reassociation between a tile of rank `rank` and the same tile with a
+/// unit dim at `unitDim`: the unit dim joins the group of the dim it precedes
+/// (or the last one when it is last); rank 0 has no groups.
+static SmallVector<ReassociationIndices> unitDimGroups(int64_t rank,
+                                                       int64_t unitDim) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    groups.push_back({d < unitDim ? d : d + 1});
+  if (rank > 0) {
+    if (unitDim < rank)
+      groups[unitDim].insert(groups[unitDim].begin(), unitDim);
+    else
+      groups.back().push_back(unitDim);
   }
-};
+  return groups;
+}
 
 struct ExpandDimsOpLowering : OpRewritePattern<ExpandDimsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ExpandDimsOp op,
                                 PatternRewriter &rewriter) const override {
-    int64_t rank = op.getInput().getType().getRank();
-    int64_t unitDim = op.getDim();
-    // The unit dim joins the group of the input dim it precedes (or the last
-    // one when appended); a rank-0 input has no groups.
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t resultDim = d < unitDim ? d : d + 1;
-      groups.push_back({resultDim});
-    }
-    if (rank > 0) {
-      if (unitDim < rank)
-        groups[unitDim].insert(groups[unitDim].begin(), unitDim);
-      else
-        groups.back().push_back(unitDim);
-    }
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, op.getResult().getType(), op.getInput(), groups);
+        op, op.getResult().getType(), op.getInput(),
+        unitDimGroups(op.getInput().getType().getRank(), op.getDim()));
+    return success();
+  }
+};
+
+struct SqueezeOpLowering : OpRewritePattern<SqueezeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SqueezeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op.getResult().getType(), op.getInput(),
+        unitDimGroups(op.getResult().getType().getRank(), op.getDim()));
     return success();
   }
 };

@@ -22,6 +22,16 @@ static int64_t rankOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getRank();
 }
 
+/// The axis sources of a map that drops input axis `dim` from a result of
+/// rank `resultRank`: the axes after it shift down by one.
+static SmallVector<int64_t> axisSourcesWithout(int64_t dim,
+                                               int64_t resultRank) {
+  SmallVector<int64_t> sources;
+  for (int64_t axis = 0; axis < resultRank; ++axis)
+    sources.push_back(axis >= dim ? axis + 1 : axis);
+  return sources;
+}
+
 // `dims` lists the new result axes; the others take the input's in order.
 SmallVector<int64_t> BroadcastOp::getResultAxisSources() {
   SmallVector<int64_t> sources;
@@ -50,20 +60,12 @@ bool ExpandDimsOp::insertsUnitAxes() { return true; }
 
 // The dropped unit axis disappears; the axes after it shift down by one.
 SmallVector<int64_t> SqueezeOp::getResultAxisSources() {
-  SmallVector<int64_t> sources;
-  int64_t dim = getDim();
-  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
-    sources.push_back(axis >= dim ? axis + 1 : axis);
-  return sources;
+  return axisSourcesWithout(getDim(), rankOf(getResult()));
 }
 
 // The reduced axis disappears; the axes after it shift down by one.
 SmallVector<int64_t> ReduceOp::getResultAxisSources() {
-  SmallVector<int64_t> sources;
-  int64_t dim = getDim();
-  for (int64_t axis = 0, e = rankOf(getResult()); axis < e; ++axis)
-    sources.push_back(axis >= dim ? axis + 1 : axis);
-  return sources;
+  return axisSourcesWithout(getDim(), rankOf(getResult()));
 }
 
 bool ReduceOp::copiesElements() { return false; }
