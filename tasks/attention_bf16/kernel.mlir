@@ -49,6 +49,8 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
       -> (tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>) {
     %k3 = tile.load %Kv[%b, %j, %c0] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
     %k = tile.squeeze %k3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
+    %v3 = tile.load %Vv[%b, %j, %c0] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
+    %v = tile.squeeze %v3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
     %sc = tile.mma %q, %k, %zs {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
     %ss = arith.mulf %sc, %scale : tensor<64x64xf32>
     %j0 = arith.muli %j, %bn : index
@@ -70,8 +72,6 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
     %ab = tile.broadcast %alpha dims [1] : tensor<64xf32> -> tensor<64x128xf32>
     %os = arith.mulf %oi, %ab : tensor<64x128xf32>
     %pb = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xbf16>
-    %v3 = tile.load %Vv[%b, %j, %c0] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
-    %v = tile.squeeze %v3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
     %on = tile.mma %pb, %v, %os : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
     scf.yield %on, %mn, %ln : tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>
   }

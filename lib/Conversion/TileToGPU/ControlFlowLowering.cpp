@@ -8,14 +8,16 @@
 // flow: each names a kernel argument, which a block argument could not.
 //
 // An scf.for with a `tile.pipeline_stages` decision other than 1 is the
-// pipelined K loop of MmaLowering.cpp when it has that shape; otherwise it
-// is refused here.
+// pipelined K loop of MmaLowering.cpp or TensorCore.cpp, or the operand
+// prefetch of OperandPrefetch.cpp, when it has that shape; otherwise it is
+// refused here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
-#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/PrefetchRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -79,17 +81,23 @@ struct UnsupportedPipelineLowering : KernelPattern<scf::ForOp> {
     if (failed(checkNoViews(op)))
       return failure();
     // A tensor-core K loop has its impl's depth rule (MmaSyncRules.h,
-    // WgmmaRules.h).
+    // WgmmaRules.h); another loop with tensor-core mma ops the operand
+    // prefetch's (PrefetchRules.h).
     tile::MmaOp tensorCoreMma;
     op.getBody()->walk([&](tile::MmaOp mma) {
       if (isTensorCoreImpl(mma.getImplKind()))
         tensorCoreMma = mma;
     });
-    if (tensorCoreMma)
-      if (std::optional<std::string> why =
-              whyNotTensorCore(tensorCoreMma, tensorCoreMma.getImplKind(),
-                               ctx.numWarps, getPipelineStages(op)))
+    if (tensorCoreMma) {
+      tile::MmaOp kLoopMma = getMmaLoopMma(op);
+      std::optional<std::string> why =
+          kLoopMma
+              ? whyNotTensorCore(kLoopMma, kLoopMma.getImplKind(), ctx.numWarps,
+                                 getPipelineStages(op))
+              : whyNotOperandPrefetch(op, ctx.numWarps, getPipelineStages(op));
+      if (why)
         return op.emitOpError() << *why;
+    }
     return op.emitOpError(kPipelineStagesAttrName)
            << " = " << getPipelineStages(op) << " is not supported: "
            << "tile-to-gpu pipelines with 2 stages a K loop whose body only "

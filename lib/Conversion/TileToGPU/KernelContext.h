@@ -10,9 +10,10 @@
 // are hoisted (and cached), the shared-memory allocator, and whether a
 // pattern already reported an error.
 //
-// It holds no lowering logic and no map from tile values: a new op or layout
-// never edits this file. It includes only Knobs.h and Layout.h (the include
-// graph of the lowering is in Patterns.h).
+// It holds no lowering logic and no map from tile values (the one map from
+// ops, prefetchedTiles, says where a loop pattern staged a load's tile): a
+// new op or layout never edits this file. It includes only Knobs.h and Layout.h
+// (the include graph of the lowering is in Patterns.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +107,25 @@ public:
   mlir::Value sharedBase;
   int64_t sharedBytes = 0;
   int64_t sharedAlignment = 16;
+
+  //===--- Prefetched mma operands (OperandPrefetch.cpp) ----------------===//
+  /// Where a loop with an operand prefetch (PrefetchRules.h) left the tile
+  /// of each prefetched tile.load for the current iteration: the staged
+  /// buffer and the element offset of the iteration's stage. The loop's
+  /// pattern fills it before the body is lowered; the tile.load pattern
+  /// then emits no global loads and the tile.mma pattern reads B there. The
+  /// one map from ops in this class: these loads have no value of their own
+  /// in registers to carry the fact.
+  struct PrefetchedTile {
+    mlir::Value buffer;
+    mlir::Value base;
+  };
+  llvm::DenseMap<mlir::Operation *, PrefetchedTile> prefetchedTiles;
+  /// The prefetched tile of `load` (null: not prefetched).
+  const PrefetchedTile *lookupPrefetched(mlir::Operation *load) const {
+    auto it = prefetchedTiles.find(load);
+    return it == prefetchedTiles.end() ? nullptr : &it->second;
+  }
 
   //===--- Errors --------------------------------------------------------===//
   /// Set once a pattern has reported an error: the conversion then stops

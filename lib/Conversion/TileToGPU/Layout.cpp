@@ -233,12 +233,19 @@ static Layout getFragmentLayout(int64_t m, int64_t n, int64_t numWarps,
 }
 
 std::optional<Layout>
-kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n,
-                                       int64_t numWarps) {
-  std::optional<MmaSyncWarpGrid> grid = getMmaSyncWarpGrid(m, n, numWarps);
+kbench::gpu_lowering::getMmaSyncLayout(int64_t m, int64_t n, int64_t numWarps,
+                                       tile::MmaWarpSplit split) {
+  std::optional<MmaSyncWarpGrid> grid =
+      getMmaSyncWarpGrid(m, n, numWarps, split);
   if (!grid)
     return std::nullopt;
   return getFragmentLayout(m, n, numWarps, grid->warpsM, grid->warpsN);
+}
+
+Layout kbench::gpu_lowering::getMmaSyncOperandALayout(int64_t m, int64_t k,
+                                                      int64_t numWarps,
+                                                      int64_t warpsM) {
+  return getFragmentLayout(m, k, numWarps, warpsM, 1);
 }
 
 std::optional<Layout> kbench::gpu_lowering::getWgmmaLayout(int64_t m,
@@ -253,7 +260,7 @@ std::optional<Layout>
 kbench::gpu_lowering::getAccumulatorLayout(tile::MmaOp op, int64_t numWarps) {
   llvm::ArrayRef<int64_t> c = op.getAcc().getType().getShape();
   if (op.getImplKind() == tile::MmaImpl::mma_sync)
-    return getMmaSyncLayout(c[0], c[1], numWarps);
+    return getMmaSyncLayout(c[0], c[1], numWarps, op.getWarpSplitKind());
   if (op.getImplKind() == tile::MmaImpl::wgmma)
     return getWgmmaLayout(c[0], c[1], numWarps);
   return getMmaLayout(c[0], c[1], numWarps);

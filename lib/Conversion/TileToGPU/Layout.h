@@ -137,13 +137,25 @@ std::optional<Layout> getMmaLayout(int64_t m, int64_t n, int64_t numWarps);
 ///   cols: per_thread 2, lanes 4 (stride 1), warps warpsN (stride warpsM)
 /// Row repeats 2i and 2i + 1 are the fragment rows g and g + 8 of the warp's
 /// i-th mma tile along M, column repeat j its j-th tile along N.
-std::optional<Layout> getMmaSyncLayout(int64_t m, int64_t n, int64_t numWarps);
+std::optional<Layout>
+getMmaSyncLayout(int64_t m, int64_t n, int64_t numWarps,
+                 tile::MmaWarpSplit split = tile::MmaWarpSplit::balanced);
 
 /// The accumulator layout of tile.mma (impl = wgmma): the same C fragment
 /// with every warp along M (warpsM = numWarps, warpsN = 1), which is the
 /// wgmma D fragment up to the order of A's staged rows (WgmmaRules.h). Fails
 /// unless numWarps is a multiple of 4, M of 16 numWarps and N of 8.
 std::optional<Layout> getWgmmaLayout(int64_t m, int64_t n, int64_t numWarps);
+
+/// The layout in which each thread holds exactly the mma.sync A fragments
+/// (m16k16, row-major) it needs for an M x K operand A when the warps split
+/// M as `warpsM` x 1: the C fragment layout of an M x K accumulator on that
+/// grid (two adjacent 8-column C tiles are one 16-wide A tile). Warps past
+/// warpsM hold replicas. A value already in this layout (the bf16 cast of an
+/// earlier mma's result, as attention's probabilities) feeds the mma from
+/// registers, without a trip through shared memory.
+Layout getMmaSyncOperandALayout(int64_t m, int64_t k, int64_t numWarps,
+                                int64_t warpsM);
 
 /// The accumulator layout of `op` for its impl (mma_sync: getMmaSyncLayout,
 /// wgmma: getWgmmaLayout, otherwise getMmaLayout).

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -350,6 +351,13 @@ struct LoadLowering : KernelPattern<tile::LoadOp> {
   using KernelPattern::KernelPattern;
   LogicalResult lower(tile::LoadOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
+    // Its loop copies the tile into shared memory (OperandPrefetch.cpp) and
+    // the tile.mma reads it there: nothing to load into registers.
+    if (ctx.lookupPrefetched(op)) {
+      Type type = getTypeConverter()->convertType(op.getResult().getType());
+      rewriter.replaceOpWithNewOp<ub::PoisonOp>(op, type);
+      return success();
+    }
     FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
     if (failed(view))
       return failure();

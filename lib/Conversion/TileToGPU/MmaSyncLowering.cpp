@@ -7,7 +7,9 @@
 // file reads the staged K tile:
 //
 //   per k16 step, every warp loads its A fragments (ldmatrix.x4, one per
-//   16-row mma tile) and B fragments (ldmatrix.x4 per pair of 8-column
+//   16-row mma tile; or takes them from registers when A is already held in
+//   getMmaSyncOperandALayout, the bf16 cast of an earlier mma result on
+//   the same rows) and B fragments (ldmatrix.x4 per pair of 8-column
 //   tiles, .x2 for an odd last one) and issues one mma.sync per (row tile,
 //   column tile); the accumulator never leaves the registers: its layout is
 //   the mma.sync C fragment as a #tile.blocked layout (getMmaSyncLayout), so
@@ -65,19 +67,42 @@ Value kbench::gpu_lowering::emitMmaSyncSwizzle(KernelContext &ctx,
   return IndexBuilder{ctx, b}.swizzle(row, col, rowElems);
 }
 
+/// The mma operand register of a vector<2xbf16> (an i32) or vector<2xf16>
+/// (itself).
+static Value operandRegister(OpBuilder &b, Location loc, Value pair) {
+  if (!cast<VectorType>(pair.getType()).getElementType().isBF16())
+    return pair;
+  Value word = vector::BitCastOp::create(
+      b, loc, VectorType::get({1}, b.getI32Type()), pair);
+  return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+}
+
 /// The i32 (bf16) or vector<2xf16> (f16) mma operands of an ldmatrix result.
 static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
                                             Value loaded, int64_t count) {
   SmallVector<Value> regs;
-  for (int64_t i = 0; i < count; ++i) {
-    Value pair = vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{i});
-    auto pairType = cast<VectorType>(pair.getType());
-    if (pairType.getElementType().isBF16()) {
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), pair);
-      pair = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-    }
-    regs.push_back(pair);
+  for (int64_t i = 0; i < count; ++i)
+    regs.push_back(operandRegister(
+        b, loc,
+        vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{i})));
+  return regs;
+}
+
+/// The A fragment of the warp's row tile `i` at k16 step `kk` from `a`, the
+/// thread's elements in getMmaSyncOperandALayout order: registers a0..a3 are
+/// rows g and g + 8 (row repeats 2i, 2i + 1) at columns 2t of the k step's
+/// first and second 8-column tile (column positions 4kk and 4kk + 2).
+static SmallVector<Value> registerFragmentA(OpBuilder &b, Location loc,
+                                            const TensorCorePlan &p, Value a,
+                                            int64_t i, int64_t kk) {
+  int64_t rowStride = p.k / 4; // column positions per row repeat
+  SmallVector<Value> regs;
+  for (int64_t reg = 0; reg < 4; ++reg) {
+    int64_t flat = (2 * i + reg % 2) * rowStride + 4 * kk + 2 * (reg / 2);
+    Value pair = vector::ExtractStridedSliceOp::create(
+        b, loc, a, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{2},
+        ArrayRef<int64_t>{1});
+    regs.push_back(operandRegister(b, loc, pair));
   }
   return regs;
 }
@@ -96,7 +121,8 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
                                             const TensorCorePlan &p, Value bufA,
                                             Value baseA, Value bufB,
                                             Value baseB,
-                                            SmallVectorImpl<Value> &acc) {
+                                            SmallVectorImpl<Value> &acc,
+                                            Value registersA) {
   Location loc = ctx.loc;
   const MmaSyncWarpGrid &g = p.grid;
   Value laneRowA, laneColA, laneRowB, laneColB, laneRowBPair;
@@ -143,6 +169,10 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
   for (int64_t kk = 0; kk < p.k / kMmaSyncK; ++kk) {
     SmallVector<SmallVector<Value>> fragA, fragB;
     for (int64_t i = 0; i < g.tilesM; ++i) {
+      if (registersA) {
+        fragA.push_back(registerFragmentA(b, loc, p, registersA, i, kk));
+        continue;
+      }
       Value at =
           p.kMajorA
               ? ib.swizzle(ib.add(laneKA, kk * kMmaSyncK),
@@ -196,4 +226,3 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
     }
   }
 }
-

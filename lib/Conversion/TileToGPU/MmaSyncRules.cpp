@@ -19,8 +19,14 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 std::optional<MmaSyncWarpGrid>
-kbench::gpu_lowering::getMmaSyncWarpGrid(int64_t m, int64_t n,
-                                         int64_t numWarps) {
+kbench::gpu_lowering::getMmaSyncWarpGrid(int64_t m, int64_t n, int64_t numWarps,
+                                         tile::MmaWarpSplit split) {
+  if (split == tile::MmaWarpSplit::rows) {
+    if (m % (kMmaSyncM * numWarps) != 0 || n % kMmaSyncN != 0)
+      return std::nullopt;
+    return MmaSyncWarpGrid{numWarps, 1, m / (kMmaSyncM * numWarps),
+                           n / kMmaSyncN};
+  }
   std::optional<MmaSyncWarpGrid> best;
   double bestRatio = 0;
   for (int64_t warpsM = 1; warpsM <= numWarps; ++warpsM) {
@@ -118,6 +124,14 @@ kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                          "multiples of the m16n8k16 instruction, got {0}x{1}x{2}"
                          "; change BM, BN or BK",
                          m, n, k)
+        .str();
+  if (op.getWarpSplitKind() == tile::MmaWarpSplit::rows &&
+      !getMmaSyncWarpGrid(m, n, numWarps, tile::MmaWarpSplit::rows))
+    return llvm::formatv("impl = mma_sync with warp_split(rows) gives every "
+                         "warp a multiple of 16 whole rows, and the {0}x{1} "
+                         "accumulator has {0} rows for num_warps = {2}; "
+                         "lower num_warps, raise BM, or drop warp_split(rows)",
+                         m, n, numWarps)
         .str();
   if (!getMmaSyncWarpGrid(m, n, numWarps))
     return llvm::formatv("impl = mma_sync cannot split the {0}x{1} accumulator "

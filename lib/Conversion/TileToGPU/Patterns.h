@@ -117,6 +117,9 @@ void populateMmaPatterns(const TileTypeConverter &converter, KernelContext &ctx,
 void populateTensorCorePatterns(const TileTypeConverter &converter,
                                 KernelContext &ctx,
                                 mlir::RewritePatternSet &patterns);
+void populateOperandPrefetchPatterns(const TileTypeConverter &converter,
+                                     KernelContext &ctx,
+                                     mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.
 void populateTileToGPUPatterns(const TileTypeConverter &converter,

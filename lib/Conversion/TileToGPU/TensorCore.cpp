@@ -9,7 +9,11 @@
 // operand is transposed by this store), publishes them with a barrier and
 // runs the impl's steps (emitMmaSyncSteps, emitWgmmaSteps). An A operand
 // defined outside the loop the mma sits in (attention's query tile) is
-// staged once, before the loop.
+// staged once, before the loop. An mma_sync A operand whose layout already
+// is the A fragment of the mma's warp grid (getMmaSyncOperandALayout:
+// attention's probabilities, the bf16 cast of the score mma's result on a
+// warp_split(rows) grid) is not staged at all: its fragments are read from
+// the registers.
 //
 // A K loop with `tile.pipeline_stages = S` (2 <= S) around such a tile.mma
 // (MmaSyncRules.h: A MxK and B NxK through zero-padded views) copies its
@@ -48,10 +52,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorCore.h"
 #include "GlobalAccess.h"
 #include "SharedMemory.h"
-#include "TensorCore.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/PrefetchRules.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -95,8 +100,8 @@ kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
     p.acc = *getWgmmaLayout(p.m, p.n, numWarps);
     return p;
   }
-  p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps);
-  p.acc = *getMmaSyncLayout(p.m, p.n, numWarps);
+  p.grid = *getMmaSyncWarpGrid(p.m, p.n, numWarps, op.getWarpSplitKind());
+  p.acc = *getMmaSyncLayout(p.m, p.n, numWarps, op.getWarpSplitKind());
   return p;
 }
 
@@ -162,6 +167,16 @@ static void emitTensorCoreSteps(KernelContext &ctx, OpBuilder &b,
     emitMmaSyncSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
 }
 
+/// Whether A, in layout `aLayout`, already holds in every thread the
+/// mma.sync A fragments that thread needs (getMmaSyncOperandALayout), so
+/// that the mma reads it from registers and A gets no shared buffer.
+static bool isAInFragmentRegisters(const TensorCorePlan &p,
+                                   const Layout &aLayout) {
+  return !p.isWgmma() && !p.transA &&
+         aLayout ==
+             getMmaSyncOperandALayout(p.m, p.k, p.numWarps, p.grid.warpsM);
+}
+
 namespace {
 /// tile.mma with impl = mma_sync or wgmma, operands staged from registers.
 struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
@@ -180,13 +195,26 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     TileValue bTile{adaptor.getB(), layoutOf(op.getB())};
     TileValue acc = convertLayout(
         ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
-    Value bufA = ctx.allocShared(b, p->operandType, p->m * p->k,
-                                 p->bufferAlignment());
-    Value bufB = ctx.allocShared(b, p->operandType, p->n * p->k,
-                                 p->bufferAlignment());
+    bool aInRegisters = isAInFragmentRegisters(*p, a.layout);
+    Value bufA = aInRegisters ? Value()
+                              : ctx.allocShared(b, p->operandType, p->m * p->k,
+                                                p->bufferAlignment());
+    // A B tile its loop prefetched (OperandPrefetch.cpp) is already staged,
+    // and published by the barrier at the head of the loop body.
+    const KernelContext::PrefetchedTile *prefetchedB =
+        ctx.lookupPrefetched(getSqueezedLoad(op.getB()));
+    Value bufB = prefetchedB ? prefetchedB->buffer
+                             : ctx.allocShared(b, p->operandType, p->n * p->k,
+                                               p->bufferAlignment());
+    Value baseB = prefetchedB ? prefetchedB->base : Value();
+    // Whether this op stages an operand at its own place, which a barrier
+    // must then publish (and, in a loop, guard from the next iteration).
+    bool stagesHere = !prefetchedB;
     // A loop-invariant A is staged once, before its loop; the barrier after
     // every step only guards B's buffer then.
-    if (scf::ForOp loop = getLoopInvariantALoop(op)) {
+    if (aInRegisters) {
+      // Nothing to stage.
+    } else if (scf::ForOp loop = getLoopInvariantALoop(op)) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop);
       stageOperandA(ctx, b, *p, a, bufA);
@@ -194,17 +222,25 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
       ctx.barrier(b);
     } else {
       stageOperandA(ctx, b, *p, a, bufA);
+      stagesHere = true;
     }
-    stageOperandB(ctx, b, *p, bTile, bufB);
-    emitStagingFence(ctx, b, *p);
-    ctx.barrier(b);
+    if (!prefetchedB)
+      stageOperandB(ctx, b, *p, bTile, bufB);
+    if (stagesHere) {
+      emitStagingFence(ctx, b, *p);
+      ctx.barrier(b);
+    }
     auto accType = cast<VectorType>(acc.vec.getType());
     SmallVector<Value> elements;
     for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
       elements.push_back(
           vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
-    emitTensorCoreSteps(ctx, b, *p, bufA, Value(), bufB, Value(), elements);
-    if (inLoop(op))
+    if (aInRegisters)
+      emitMmaSyncSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
+                       a.vec);
+    else
+      emitTensorCoreSteps(ctx, b, *p, bufA, Value(), bufB, baseB, elements);
+    if (stagesHere && inLoop(op))
       ctx.barrier(b); // the next staging overwrites the buffers
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);
     rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
@@ -560,4 +596,5 @@ void kbench::gpu_lowering::populateTensorCorePatterns(
   // Outranks the plain and the unsupported-depth scf.for patterns.
   patterns.add<TensorCorePipelinedLoop>(converter, ctx, /*benefit=*/3);
   populateTmaPipelinePatterns(converter, ctx, patterns);
+  populateOperandPrefetchPatterns(converter, ctx, patterns);
 }

@@ -64,11 +64,15 @@ mlir::Value emitWgmmaStagedRow(KernelContext &ctx, mlir::OpBuilder &b,
 
 /// Accumulates the mma.sync steps of the whole staged K tile into `acc` (the
 /// thread's C elements in getMmaSyncLayout order), reading A and B from
-/// `bufA` and `bufB` at element offsets `baseA` and `baseB` (null: 0).
+/// `bufA` and `bufB` at element offsets `baseA` and `baseB` (null: 0). When
+/// `registersA` is set (the thread's A vector in getMmaSyncOperandALayout
+/// order for p.grid.warpsM), the A fragments come from it and `bufA` is not
+/// read.
 void emitMmaSyncSteps(KernelContext &ctx, mlir::OpBuilder &b,
                       const TensorCorePlan &p, mlir::Value bufA,
                       mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
-                      llvm::SmallVectorImpl<mlir::Value> &acc);
+                      llvm::SmallVectorImpl<mlir::Value> &acc,
+                      mlir::Value registersA = {});
 
 /// The same with wgmma.mma_async (acc in getWgmmaLayout order): one
 /// emitWgmmaGroup that waits for itself, so that the buffers may be

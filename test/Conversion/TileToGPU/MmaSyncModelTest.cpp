@@ -147,6 +147,62 @@ TEST(MmaSyncFragments, MatchTheAccumulatorLayout) {
   }
 }
 
+// The A fragment registers of the lowering's register path
+// (MmaSyncLowering.cpp, registerFragmentA): register `reg` of row tile i at
+// k16 step kk is the pair at flat position (2i + reg % 2) * K/4 + 4 kk +
+// 2 (reg / 2) of the thread's vector in getMmaSyncOperandALayout. Through
+// that layout, element e of the pair must be the PTX A fragment element:
+// row g (+ 8 for odd registers) of the warp's row tile, column 2t + e
+// (+ 8 for registers 2 and 3) of the k step.
+TEST(MmaSyncFragments, RegisterAMatchesTheOperandLayout) {
+  for (Shape s : {Shape{128, 64, 8}, Shape{32, 32, 2}, Shape{64, 128, 4},
+                  Shape{16, 16, 1}}) {
+    std::optional<MmaSyncWarpGrid> grid =
+        getMmaSyncWarpGrid(s.m, 8, s.warps, kbench::tile::MmaWarpSplit::rows);
+    ASSERT_TRUE(grid) << s.m << "x" << s.n;
+    int64_t k = s.n;
+    Layout layout = getMmaSyncOperandALayout(s.m, k, s.warps, grid->warpsM);
+    llvm::SmallVector<int64_t> counts = layout.counts();
+    for (int64_t warp = 0; warp < s.warps; ++warp)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t group = lane / 4, inGroup = lane % 4;
+        for (int64_t i = 0; i < grid->tilesM; ++i)
+          for (int64_t kk = 0; kk < k / 16; ++kk)
+            for (int64_t reg = 0; reg < 4; ++reg)
+              for (int64_t e = 0; e < 2; ++e) {
+                int64_t flat =
+                    (2 * i + reg % 2) * (k / 4) + 4 * kk + 2 * (reg / 2) + e;
+                llvm::SmallVector<int64_t> p = layoutPositions(flat, counts);
+                int64_t row = layout.dims[0].offset(p[0]) +
+                              threadCoord(layout.dims[0], lane, warp) *
+                                  layout.dims[0].perThread;
+                int64_t col = layout.dims[1].offset(p[1]) +
+                              threadCoord(layout.dims[1], lane, warp) *
+                                  layout.dims[1].perThread;
+                int64_t warpM = warp % grid->warpsM;
+                int64_t mmaRow = group + 8 * (reg % 2);
+                EXPECT_EQ(row, (2 * i + mmaRow / 8) * 8 * grid->warpsM +
+                                   8 * warpM + mmaRow % 8);
+                EXPECT_EQ(col, 16 * kk + 2 * inGroup + 8 * (reg / 2) + e);
+              }
+      }
+  }
+}
+
+TEST(MmaSyncWarpGrid, RowsSplitsMOnly) {
+  std::optional<MmaSyncWarpGrid> g =
+      getMmaSyncWarpGrid(128, 64, 8, kbench::tile::MmaWarpSplit::rows);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->warpsM, 8);
+  EXPECT_EQ(g->warpsN, 1);
+  EXPECT_EQ(g->tilesM, 1);
+  EXPECT_EQ(g->tilesN, 8);
+  // 64 rows cannot give 8 warps 16 each.
+  EXPECT_FALSE(getMmaSyncWarpGrid(64, 64, 8, kbench::tile::MmaWarpSplit::rows));
+  // The balanced grid of the same accumulator is not rows-only.
+  EXPECT_NE(getMmaSyncWarpGrid(128, 64, 8)->warpsN, 1);
+}
+
 TEST(MmaSyncWarpGrid, PicksSquareWarpTiles) {
   std::optional<MmaSyncWarpGrid> g = getMmaSyncWarpGrid(128, 128, 8);
   ASSERT_TRUE(g);

@@ -152,3 +152,55 @@ tile.kernel @mma_sync_invariant_a(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   }
   tile.return
 }
+
+// -----
+
+// warp_split(rows) on 2 warps: each warp owns 16 whole rows of both
+// accumulators, so the bf16 cast of the scores is already the A fragment
+// of the second tile.mma (getMmaSyncOperandALayout): its four registers per
+// k16 step are pairs of the thread's vector (extract_strided_slice at
+// positions 0, 8, 2, 10: rows g, g + 8 of the first and second 8-column
+// tile), and A gets no shared buffer, store or ldmatrix. Only the query,
+// key and value tiles are staged (three buffers).
+
+// CHECK-LABEL: gpu.func @mma_sync_register_a
+// CHECK-COUNT-3: memref.view
+// CHECK-NOT: memref.view
+// CHECK: scf.for
+// CHECK: nvgpu.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvgpu.ldmatrix {{.*}}transpose = false
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<16xbf16> to vector<2xbf16>
+// CHECK-NEXT: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [2], strides = [1]}
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [2], sizes = [2], strides = [1]}
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [10], sizes = [2], strides = [1]}
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvvm.mma.sync
+tile.kernel @mma_sync_register_a(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                   %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                   %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                   %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 32, BN = 32, BD = 16, num_warps = 2} requires ["D <= BD"] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<32x16xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<32x16xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<32x16xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<32x32xf32>
+  %zo = arith.constant dense<0.0> : tensor<32x16xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<32x16xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+    %s = tile.mma %q, %k, %zs impl(mma_sync) warp_split(rows) {transpose_b} : tensor<32x16xbf16>, tensor<32x16xbf16> -> tensor<32x32xf32>
+    %p = arith.truncf %s : tensor<32x32xf32> to tensor<32x32xbf16>
+    %r = tile.mma %p, %v, %acc impl(mma_sync) warp_split(rows) : tensor<32x32xbf16>, tensor<32x16xbf16> -> tensor<32x16xf32>
+    scf.yield %r : tensor<32x16xf32>
+  }
+  tile.store %o, %Ov[%m, %c0] : tensor<32x16xf32>, !tile.part<32x16xf32>
+  tile.return
+}

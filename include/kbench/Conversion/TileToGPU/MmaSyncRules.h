@@ -46,11 +46,13 @@ struct MmaSyncWarpGrid {
 };
 
 /// The warp grid for an M x N accumulator over `numWarps` warps: M splits in
-/// multiples of 16 rows per warp, N in multiples of 8, and of the splits that
-/// fit, the one with the squarest warp tile (fewest ldmatrix per mma).
-/// nullopt when none fits.
-std::optional<MmaSyncWarpGrid> getMmaSyncWarpGrid(int64_t m, int64_t n,
-                                                  int64_t numWarps);
+/// multiples of 16 rows per warp, N in multiples of 8. `balanced` takes, of
+/// the splits that fit, the one with the squarest warp tile (fewest ldmatrix
+/// per mma); `rows` splits M only (numWarps x 1), so that every warp owns
+/// whole rows. nullopt when none fits.
+std::optional<MmaSyncWarpGrid>
+getMmaSyncWarpGrid(int64_t m, int64_t n, int64_t numWarps,
+                   tile::MmaWarpSplit split = tile::MmaWarpSplit::balanced);
 
 /// Shared-memory bytes the lowering stages the operands of `op` in, per
 /// stage.

@@ -459,6 +459,13 @@ LogicalResult MmaOp::verify() {
            << stringifyMmaImpl(impl) << " has no " << aType << " x " << aType
            << " -> " << accType
            << " form; see the type table in the tile.mma documentation";
+  // wgmma always gives each warp whole rows and simt has its own micro-tiles:
+  // the split is a choice of mma_sync alone.
+  if (getWarpSplit() && impl != MmaImpl::mma_sync)
+    return emitOpError("warp_split(")
+           << stringifyMmaWarpSplit(*getWarpSplit())
+           << ") applies to impl = mma_sync only, not impl = "
+           << stringifyMmaImpl(impl) << "; drop it";
 
   if (impl == MmaImpl::simt)
     return success();

@@ -13,9 +13,10 @@
 #include "RowsPerCta.h"
 #include "SplitReduction.h"
 
-#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/PrefetchRules.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/TransformOps/Raster.h"
 
@@ -43,6 +44,13 @@ void PayloadEdits::setType(Value value, Type type) {
 void PayloadEdits::setAttr(Operation *op, StringAttr name, Attribute value) {
   log.push_back({Value(), Type(), op, name, op->getAttr(name)});
   op->setAttr(name, value);
+}
+
+void PayloadEdits::removeAttr(Operation *op, StringAttr name) {
+  if (Attribute old = op->getAttr(name)) {
+    log.push_back({Value(), Type(), op, name, old});
+    op->removeAttr(name);
+  }
 }
 
 void PayloadEdits::undo() {
@@ -318,7 +326,9 @@ bool kbench::transform::isPipelineTarget(scf::ForOp loop) {
   if (gpu_lowering::getPipelinableMma(loop))
     return true;
   MmaOp mma = gpu_lowering::getMmaLoopMma(loop);
-  return mma && gpu_lowering::isTensorCoreImpl(mma.getImplKind());
+  if (mma)
+    return gpu_lowering::isTensorCoreImpl(mma.getImplKind());
+  return !gpu_lowering::getPrefetchedOperands(loop).empty();
 }
 
 std::optional<KnobFailure>
@@ -326,10 +336,12 @@ kbench::transform::checkPipelinableLoop(scf::ForOp loop, StringRef what) {
   if (isPipelineTarget(loop))
     return std::nullopt;
   return KnobFailure{
-      (what + ": this scf.for is not a K loop tile-to-gpu can pipeline; its "
-              "body must only load the two operands of one tile.mma "
-              "that accumulates into the loop's single iter_arg (match that "
-              "loop, or the kernel to set every such loop)")
+      (what + ": this scf.for is not a loop tile-to-gpu can pipeline; a K "
+              "loop's body only loads the two operands of one tile.mma "
+              "that accumulates into the loop's single iter_arg, and an "
+              "operand prefetch needs an impl = mma_sync tile.mma whose B "
+              "operand is loaded in the loop body (match that loop, or the "
+              "kernel to set every such loop)")
           .str(),
       loop.getLoc(), "this scf.for"};
 }
@@ -353,8 +365,14 @@ kbench::transform::checkPipelineStages(scf::ForOp loop, int64_t stages,
   if (tensorCoreMma) {
     if (!mmaVerifies(tensorCoreMma))
       return std::nullopt; // verifyKernel reports it
-    if (std::optional<std::string> why = gpu_lowering::whyNotTensorCore(
-            tensorCoreMma, tensorCoreMma.getImplKind(), numWarps, stages))
+    // A K loop pipelines its one mma; another loop prefetches its mma
+    // operands (PrefetchRules.h).
+    MmaOp kLoopMma = gpu_lowering::getMmaLoopMma(loop);
+    std::optional<std::string> why =
+        kLoopMma ? gpu_lowering::whyNotTensorCore(
+                       kLoopMma, kLoopMma.getImplKind(), numWarps, stages)
+                 : gpu_lowering::whyNotOperandPrefetch(loop, numWarps, stages);
+    if (why)
       return KnobFailure{*why, loop.getLoc(), "this scf.for"};
     return std::nullopt;
   }
@@ -407,8 +425,12 @@ static std::optional<KnobFailure> checkTensorCoreMmas(KernelOp kernel) {
     if (failure || !gpu_lowering::isTensorCoreImpl(mma.getImplKind()) ||
         !mmaVerifies(mma))
       return;
+    // The depth of its K loop (a loop that only prefetches its operands
+    // leaves the mma's own rules at one stage).
     auto loop = mma->getParentOfType<scf::ForOp>();
-    int64_t stages = loop ? gpu_lowering::getPipelineStages(loop) : 1;
+    int64_t stages = loop && gpu_lowering::getMmaLoopMma(loop) == mma
+                         ? gpu_lowering::getPipelineStages(loop)
+                         : 1;
     if (std::optional<std::string> why = gpu_lowering::whyNotTensorCore(
             mma, mma.getImplKind(), numWarps, stages))
       failure = KnobFailure{*why, mma.getLoc(), "this tile.mma"};

@@ -46,6 +46,7 @@ public:
   void setType(mlir::Value value, mlir::Type type);
   void setAttr(mlir::Operation *op, mlir::StringAttr name,
                mlir::Attribute value);
+  void removeAttr(mlir::Operation *op, mlir::StringAttr name);
   /// Restores every edited type and attribute.
   void undo();
 

@@ -456,9 +456,10 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
   KLoopsByKernel loops;
   DiagnosedSilenceableFailure found = collectKLoops(
       *this, getTarget(), state, isPipelineTarget,
-      "K loop tile-to-gpu can pipeline (an scf.for whose body only loads the "
+      "loop tile-to-gpu can pipeline (an scf.for whose body only loads the "
       "two operands of one tile.mma accumulating into its single "
-      "iter_arg)",
+      "iter_arg, or whose impl = mma_sync tile.mma ops read a B operand "
+      "loaded in the loop body)",
       kernels, loops);
   if (!found.succeeded())
     return found;
@@ -573,6 +574,56 @@ MmaImplOp::apply(mlir::transform::TransformRewriter &,
                   mma, impl, getKernelConfig(kernel).numWarps))
             return KnobFailure{*why, mma.getLoc(), "this tile.mma"};
           edits.setAttr(mma, implName, implAttr);
+          // The split is a choice of mma_sync alone.
+          if (impl != tile::MmaImpl::mma_sync)
+            edits.removeAttr(mma, mma.getWarpSplitAttrName());
+        }
+        return std::nullopt;
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// MmaWarpSplitOp
+//===----------------------------------------------------------------------===//
+
+void MmaWarpSplitOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readTargetsAndModifyPayload(*this, effects);
+}
+
+DiagnosedSilenceableFailure
+MmaWarpSplitOp::apply(mlir::transform::TransformRewriter &,
+                      mlir::transform::TransformResults &,
+                      mlir::transform::TransformState &state) {
+  SmallVector<KernelOp> kernels;
+  DiagnosedSilenceableFailure found =
+      collectKernels(*this, getTarget(), state, kernels);
+  if (!found.succeeded())
+    return found;
+  std::string name =
+      ("warp_split(" + stringifyMmaWarpSplit(getSplit()) + ")").str();
+  auto splitAttr = tile::MmaWarpSplitAttr::get(getContext(), getSplit());
+  return editKernels(
+      *this, kernels,
+      [&](KernelOp kernel, PayloadEdits &edits) -> std::optional<KnobFailure> {
+        SmallVector<tile::MmaOp> mmas;
+        kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
+        if (mmas.empty())
+          return KnobFailure{name + ": the kernel has no tile.mma; drop the "
+                                    "op for this kernel",
+                             kernel.getLoc(), "this kernel"};
+        for (tile::MmaOp mma : mmas) {
+          if (mma.getImplKind() != tile::MmaImpl::mma_sync)
+            return KnobFailure{
+                (name +
+                 " applies to impl = mma_sync, and this tile.mma is "
+                 "impl = " +
+                 tile::stringifyMmaImpl(mma.getImplKind()) +
+                 "; run transform.tile.mma_impl mma_sync first")
+                    .str(),
+                mma.getLoc(), "this tile.mma"};
+          // checkKnobs applies the mma_sync rules to the split.
+          edits.setAttr(mma, mma.getWarpSplitAttrName(), splitAttr);
         }
         return std::nullopt;
       });

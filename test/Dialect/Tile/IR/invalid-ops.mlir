@@ -382,6 +382,22 @@ func.func @mma_sync_k(%a: tensor<16x8xbf16>, %b: tensor<8x8xbf16>, %c: tensor<16
 
 // -----
 
+func.func @mma_split_wgmma(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.mma' op warp_split(rows) applies to impl = mma_sync only, not impl = wgmma; drop it}}
+  %r = tile.mma %a, %b, %c impl(wgmma) warp_split(rows) : tensor<64x16xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_split_simt(%a: tensor<64x16xf16>, %b: tensor<16x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.mma' op warp_split(balanced) applies to impl = mma_sync only, not impl = simt; drop it}}
+  %r = tile.mma %a, %b, %c warp_split(balanced) : tensor<64x16xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @mma_acc_type(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf16>) {
   // expected-error @+1 {{'tile.mma' op failed to verify that all of {acc, result} have same type}}
   %r = "tile.mma"(%a, %b, %c) : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf16>) -> tensor<16x16xf32>

@@ -82,6 +82,7 @@ tile.kernel @all_ops(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
 // CHECK: %{{.*}} = tile.grid %{{.*}} dims [0] : !tile.part<4x64xf32>
 // CHECK: tile.mma %{{.*}} impl(wgmma)
 // CHECK: tile.mma %{{.*}} impl(simt)
+// CHECK: tile.mma %{{.*}} impl(mma_sync) warp_split(rows) :
 tile.kernel @grid_dims(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                        %A: memref<?x?xf16> {tile.dims = ["M", "N"]},
                        %S: memref<?x?x?xi32> {tile.dims = ["B", "M", "N"]}) {
@@ -93,6 +94,7 @@ tile.kernel @grid_dims(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %c = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tile.mma %a, %b, %c impl(wgmma) : tensor<64x16xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
   %e = tile.mma %a, %b, %d impl(simt) : tensor<64x16xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
+  %f = tile.mma %a, %b, %e impl(mma_sync) warp_split(rows) : tensor<64x16xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
   tile.return
 }
 

@@ -33,4 +33,12 @@ def Tile_MmaImpl : I32EnumAttr<"MmaImpl", "implementation of tile.mma", [
   let cppNamespace = "::kbench::tile";
 }
 
+def Tile_MmaWarpSplit : I32EnumAttr<"MmaWarpSplit",
+    "how impl = mma_sync splits the accumulator over the warps", [
+      I32EnumAttrCase<"balanced", 0>,
+      I32EnumAttrCase<"rows", 1>
+    ]> {
+  let cppNamespace = "::kbench::tile";
+}
+
 #endif // KBENCH_DIALECT_TILE_IR_TILEENUMS_TD

@@ -388,19 +388,30 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     | simt | f32 -> f32, f64 -> f64, f16/bf16 -> f32, f16 -> f16 | 1, 1, 1 |
     | mma_sync | f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32, i8 -> i32 | 16, 8, 16 (8 for f32, 32 for i8) |
     | wgmma | f16 -> f16/f32, bf16 -> f32, f32 (tf32) -> f32, i8 -> i32 | 64, 8, 16 (8 for f32, 32 for i8) |
+
+    `warp_split(...)` (impl = mma_sync only) picks how the CTA's warps share
+    the accumulator: `balanced` (the default: the squarest warp tile, fewest
+    operand reads per mma) or `rows` (every warp owns whole rows, so row
+    reductions of the result stay inside a warp and a result cast to bf16 or
+    f16 can feed the next mma's A operand from registers, as in attention).
   }];
   let arguments = (ins Tile_TileTensor:$a, Tile_TileTensor:$b,
                        Tile_TileTensor:$acc, UnitAttr:$transpose_a,
-                       UnitAttr:$transpose_b, OptionalAttr<Tile_MmaImpl>:$impl);
+                       UnitAttr:$transpose_b, OptionalAttr<Tile_MmaImpl>:$impl,
+                       OptionalAttr<Tile_MmaWarpSplit>:$warp_split);
   let results = (outs Tile_TileTensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc (`impl` `(` $impl^ `)`)? attr-dict `:` type($a) `,`
+    $a `,` $b `,` $acc (`impl` `(` $impl^ `)`)?
+    (`warp_split` `(` $warp_split^ `)`)? attr-dict `:` type($a) `,`
     type($b) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::kbench::tile::MmaImpl getImplKind() {
       return getImpl().value_or(::kbench::tile::MmaImpl::simt);
+    }
+    ::kbench::tile::MmaWarpSplit getWarpSplitKind() {
+      return getWarpSplit().value_or(::kbench::tile::MmaWarpSplit::balanced);
     }
   }];
 }

@@ -390,12 +390,41 @@ def MmaImplOp : Tile_TransformOp<"mma_impl"> {
     M is not a multiple of 64 per warpgroup or N exceeds 256; or the staged
     operands exceed the shared memory of one CTA. Later set_num_warps,
     set_params and pipeline ops recheck these rules, with the cp.async ones
-    for a K loop of more than one stage.
+    for a K loop of more than one stage. An impl other than mma_sync drops
+    the op's `warp_split` (transform.tile.mma_warp_split).
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        Tile_MmaImpl:$impl);
   let assemblyFormat = [{
     $target $impl attr-dict `:` type($target)
+  }];
+}
+
+def MmaWarpSplitOp : Tile_TransformOp<"mma_warp_split"> {
+  let summary = "Pick how the warps share each impl = mma_sync accumulator";
+  let description = [{
+    ```mlir
+    transform.tile.mma_warp_split %k rows : !transform.any_op
+    ```
+    Sets `warp_split` on every `tile.mma` of each target kernel, which must
+    all be `impl = mma_sync` (run `transform.tile.mma_impl` first):
+    `balanced` (the default: the warp grid with the squarest warp tile) or
+    `rows` (num_warps x 1: every warp owns whole 16-row multiples of the
+    accumulator). With `rows`, row reductions of the result stay inside a
+    warp (shuffles, no shared memory), and a result cast to bf16 or f16 that
+    is the A operand of a later mma on the same rows is read from registers
+    (attention's probabilities); docs/gpu-lowering.md, "Warp split".
+    }] # kTargets # [{
+    Fails silenceably, leaving the payload untouched, when: a target kernel
+    has no tile.mma, or one that is not impl = mma_sync; or, for `rows`, the
+    accumulator's M is not a multiple of 16 x num_warps. Later
+    set_num_warps and set_params recheck this, and mma_impl to another impl
+    drops the split.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Tile_MmaWarpSplit:$split);
+  let assemblyFormat = [{
+    $target $split attr-dict `:` type($target)
   }];
 }
 

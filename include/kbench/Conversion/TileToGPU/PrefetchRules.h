@@ -1,0 +1,60 @@
+//===- PrefetchRules.h - Loops whose mma operands are prefetched -*- C++
+//-*-===//
+//
+// Shared by tile-to-gpu (OperandPrefetch.cpp) and transform.tile.pipeline,
+// so that the op that asks for the prefetch and the lowering apply one rule.
+//
+// A loop that is not a K loop (getMmaLoopMma: only two loads and one mma)
+// but whose impl = mma_sync tile.mma ops read a B operand loaded in the loop
+// (attention: the key tile of the scores, the value tile of the output) can
+// still be pipelined: with `tile.pipeline_stages = S` (2..4) the lowering
+// copies those B tiles straight from global to shared memory with cp.async,
+// S - 1 iterations ahead, into S swizzled buffers per operand, and the
+// mma reads the current iteration's buffer. The rest of the body lowers as
+// usual. One barrier per iteration both publishes the tiles that landed and
+// frees the buffer the next copies overwrite (docs/gpu-lowering.md,
+// "Operand prefetch").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_CONVERSION_TILETOGPU_PREFETCHRULES_H
+#define KBENCH_CONVERSION_TILETOGPU_PREFETCHRULES_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
+#include <string>
+
+namespace kbench::gpu_lowering {
+
+/// One B operand the loop prefetches: the mma, the load (directly in the
+/// loop body) and the squeezes between them (unit dims dropped to rank 2).
+struct PrefetchedOperand {
+  tile::MmaOp mma;
+  tile::LoadOp load;
+  /// Rows of the tile as it is staged (its second-innermost dim) and
+  /// elements per row (its innermost dim, a multiple of 16).
+  int64_t rows = 0, rowElems = 0;
+};
+
+/// The tile.load behind `operand` through unit-dim tile.squeeze ops, or
+/// null.
+tile::LoadOp getSqueezedLoad(mlir::Value operand);
+
+/// The mma B operands `loop` would prefetch: every impl = mma_sync tile.mma
+/// directly in the body whose B is (a squeeze of) a tile.load directly in
+/// the body. Empty when there is none or `loop` is a K loop.
+llvm::SmallVector<PrefetchedOperand>
+getPrefetchedOperands(mlir::scf::ForOp loop);
+
+/// Why tile-to-gpu cannot prefetch the mma operands of `loop` in `stages`
+/// stages with `numWarps` warps, or nullopt when it can. The text names the
+/// op and the fix.
+std::optional<std::string>
+whyNotOperandPrefetch(mlir::scf::ForOp loop, int64_t numWarps, int64_t stages);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_CONVERSION_TILETOGPU_PREFETCHRULES_H

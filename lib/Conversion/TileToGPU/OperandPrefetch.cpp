@@ -1,0 +1,328 @@
+//===- OperandPrefetch.cpp - cp.async prefetch of a loop's mma operands ---===//
+//
+// A loop with `tile.pipeline_stages = S` that is not a K loop but whose
+// impl = mma_sync tile.mma ops read B operands loaded in the loop body
+// (PrefetchRules.h: attention's key and value tiles) lowers like a plain
+// loop, plus, per prefetched operand, S swizzled stage buffers filled by
+// cp.async S - 1 iterations ahead:
+//
+//   prologue: issue iterations 0 .. S-2 into stages 0 .. S-2 (one group each)
+//   body k:   wait until at most S - 2 groups are pending (k's has landed)
+//             barrier: k's tiles are visible to every thread, and every
+//             thread has finished iteration k - 1, which read stage
+//             (k - 1) mod S
+//             issue iteration k + S - 1 into stage (k + S - 1) mod S
+//             ... the body; its tile.mma ops read B from stage k mod S
+//   after:    wait for every group
+//
+// Each thread copies 16-byte chunks of the tile's rows (consecutive threads
+// along a row) to mmaSyncSwizzle(row, col, rowElems), the address the mma
+// lowering's ldmatrix reads (rows of K for an NxK B, rows of N for a KxN
+// one). A chunk past the memref, or of an iteration past the loop's end,
+// copies 0 bytes and zero-fills. 16-byte copies need rows whose length is a
+// multiple of 8 elements; the copies are versioned at run time on that, the
+// other version loads elements (zero past the memref) and stores whole
+// chunks.
+//
+// The copies' tile indices are the prefetched loads' own index expressions
+// (scalar ops of the induction variable and values from outside the loop),
+// cloned for the iteration being copied. The tile.load ops themselves then
+// lower to nothing (MemoryLowering.cpp) and the tile.mma pattern reads B
+// from KernelContext::prefetchedTiles (TensorCore.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalAccess.h"
+#include "TensorCore.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/PrefetchRules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+namespace {
+/// One prefetched operand as the lowering copies it.
+struct StagedOperand {
+  PrefetchedOperand operand;
+  View view;
+  Value buffer;
+  int64_t stageSize = 0;
+};
+
+/// Emits the copies of every prefetched operand for one iteration.
+class PrefetchEmitter {
+public:
+  PrefetchEmitter(KernelContext &ctx, OpBuilder &b, scf::ForOp loop,
+                  ConversionPatternRewriter &rewriter,
+                  ArrayRef<StagedOperand> operands, Value upperBound,
+                  Value rowsAligned)
+      : ctx(ctx), b(b), loop(loop), rewriter(rewriter), operands(operands),
+        upperBound(upperBound), rowsAligned(rowsAligned) {}
+
+  /// Copies iteration `iv`'s tiles into stage `stage` and commits them as
+  /// one group (empty, and complete at once, where rows are not aligned).
+  void issue(Value iv, Value stage) {
+    Location loc = ctx.loc;
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                          upperBound);
+    SmallVector<SmallVector<Value>> starts;
+    for (const StagedOperand &staged : operands)
+      starts.push_back(tileStarts(staged, iv));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      for (bool aligned : {true, false}) {
+        b.setInsertionPoint(aligned ? ifOp.thenBlock()->getTerminator()
+                                    : ifOp.elseBlock()->getTerminator());
+        for (auto [staged, start] : llvm::zip(operands, starts))
+          copyTile(staged, start, inRange, stage, aligned);
+      }
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+private:
+  Value c(int64_t v) { return ctx.constIndex(b, v); }
+
+  /// The load's index `index` at iteration `iv`: its scalar ops cloned with
+  /// the induction variable replaced (PrefetchRules.h guarantees the form).
+  Value indexAt(Value index, Value iv, IRMapping &mapping) {
+    if (index == loop.getInductionVar())
+      return iv;
+    if (loop.isDefinedOutsideOfLoop(index))
+      return rewriter.getRemappedValue(index);
+    if (Value done = mapping.lookupOrNull(index))
+      return done;
+    Operation *def = index.getDefiningOp();
+    for (Value operand : def->getOperands())
+      mapping.map(operand, indexAt(operand, iv, mapping));
+    Operation *clone = b.clone(*def, mapping);
+    for (auto [from, to] : llvm::zip(def->getResults(), clone->getResults()))
+      mapping.map(from, to);
+    return mapping.lookup(index);
+  }
+
+  /// The first global coordinate of the tile along each dim at `iv`.
+  SmallVector<Value> tileStarts(const StagedOperand &staged, Value iv) {
+    IRMapping mapping;
+    SmallVector<Value> starts;
+    tile::LoadOp load = staged.operand.load;
+    for (auto [index, size] :
+         llvm::zip(load.getIndices(), staged.view.tileShape))
+      starts.push_back(arith::MulIOp::create(
+          b, ctx.loc, indexAt(index, iv, mapping), c(size)));
+    return starts;
+  }
+
+  /// The thread's chunks of one tile: cp.async (`aligned`) or element loads
+  /// and a 16-byte shared store, each chunk zero past the memref or when
+  /// `inRange` is false.
+  void copyTile(const StagedOperand &staged, ArrayRef<Value> starts,
+                Value inRange, Value stage, bool aligned) {
+    Location loc = ctx.loc;
+    const View &view = staged.view;
+    int64_t rank = view.tileShape.size();
+    int64_t rowElems = staged.operand.rowElems;
+    int64_t chunksPerRow = rowElems / 8;
+    int64_t chunks = staged.operand.rows * chunksPerRow;
+    int64_t threads = 32 * ctx.numWarps;
+    Value stageBase = arith::MulIOp::create(b, loc, stage, c(staged.stageSize));
+    for (int64_t first = 0; first < chunks; first += threads) {
+      Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, c(first));
+      Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
+      Value col = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
+      // Global coordinates: the unit leading dims at their start, then the
+      // chunk's row and first column.
+      SmallVector<Value> coords(starts.begin(), starts.end());
+      coords[rank - 2] = arith::AddIOp::create(b, loc, starts[rank - 2], row);
+      coords[rank - 1] = arith::AddIOp::create(b, loc, starts[rank - 1], col);
+      // Every dim but the innermost inside the memref; the innermost is
+      // checked per chunk (aligned) or per element.
+      Value rowValid = inRange;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        rowValid = arith::AndIOp::create(
+            b, loc, rowValid,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coords[d],
+                                  view.dims[d]));
+      Value dst = arith::AddIOp::create(
+          b, loc, stageBase, emitMmaSyncSwizzle(ctx, b, row, col, rowElems));
+      if (aligned)
+        copyChunkAsync(view, coords, rowValid, dst, staged.buffer);
+      else
+        copyChunkByElements(view, coords, rowValid, dst, staged.buffer);
+    }
+  }
+
+  /// A 16-byte cp.async (rows of a multiple of 8 elements: the chunk is
+  /// wholly inside or outside the memref).
+  void copyChunkAsync(const View &view, ArrayRef<Value> coords, Value rowValid,
+                      Value dst, Value buffer) {
+    Location loc = ctx.loc;
+    int64_t rank = coords.size();
+    Value valid = arith::AndIOp::create(
+        b, loc, rowValid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              coords[rank - 1], view.dims[rank - 1]));
+    Value srcElements = arith::SelectOp::create(b, loc, valid, c(8), c(0));
+    // A chunk that copies nothing still needs an address in the memref.
+    SmallVector<Value> src;
+    for (Value coord : coords)
+      src.push_back(arith::SelectOp::create(b, loc, valid, coord, c(0)));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), buffer,
+        ValueRange{dst}, view.memref, src, b.getIndexAttr(8), srcElements,
+        b.getUnitAttr());
+  }
+
+  /// Eight masked element loads and one 16-byte shared store.
+  void copyChunkByElements(const View &view, ArrayRef<Value> coords,
+                           Value rowValid, Value dst, Value buffer) {
+    Location loc = ctx.loc;
+    int64_t rank = coords.size();
+    Type elementType = view.elementType;
+    Value zero = arith::ConstantOp::create(b, loc, elementType,
+                                           b.getZeroAttr(elementType));
+    SmallVector<Value> src;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      src.push_back(arith::SelectOp::create(b, loc, rowValid, coords[d], c(0)));
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < 8; ++e) {
+      Value column = arith::AddIOp::create(b, loc, coords[rank - 1], c(e));
+      Value ok = arith::AndIOp::create(
+          b, loc, rowValid,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                                view.dims[rank - 1]));
+      SmallVector<Value> at(src);
+      at.push_back(arith::SelectOp::create(b, loc, ok, column, c(0)));
+      Value value = memref::LoadOp::create(b, loc, view.memref, at);
+      elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
+    }
+    vector::StoreOp::create(
+        b, loc,
+        vector::FromElementsOp::create(
+            b, loc, VectorType::get({8}, elementType), elements),
+        buffer, ValueRange{dst});
+  }
+
+  KernelContext &ctx;
+  OpBuilder &b;
+  scf::ForOp loop;
+  ConversionPatternRewriter &rewriter;
+  ArrayRef<StagedOperand> operands;
+  Value upperBound, rowsAligned;
+};
+
+/// Whether the converter knows every result type of `op`.
+static bool resultsConvert(const TypeConverter &converter, Operation *op) {
+  SmallVector<Type> types;
+  return succeeded(converter.convertTypes(op->getResultTypes(), types));
+}
+
+/// The loop of PrefetchRules.h.
+struct PrefetchedLoopLowering : KernelPattern<scf::ForOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(scf::ForOp op) const override {
+    int64_t stages = getPipelineStages(op);
+    return stages >= 2 && !getMmaLoopMma(op) &&
+           !whyNotOperandPrefetch(op, ctx.numWarps, stages) &&
+           resultsConvert(*getTypeConverter(), op);
+  }
+  LogicalResult lower(scf::ForOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override;
+};
+} // namespace
+
+LogicalResult
+PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  int64_t stages = getPipelineStages(op);
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+  SmallVector<StagedOperand> operands;
+  Value rowsAligned;
+  for (const PrefetchedOperand &operand : getPrefetchedOperands(op)) {
+    tile::LoadOp load = operand.load;
+    FailureOr<View> view = lookupView(
+        ctx, load, load.getView(), rewriter.getRemappedValue(load.getView()));
+    if (failed(view))
+      return failure();
+    StagedOperand staged{operand, *view, Value(),
+                         operand.rows * operand.rowElems};
+    staged.buffer =
+        ctx.allocShared(b, view->elementType, stages * staged.stageSize);
+    Value aligned = ctx.divisibleBy(b, view->dims.back(), 8);
+    rowsAligned =
+        rowsAligned
+            ? arith::AndIOp::create(b, loc, rowsAligned, aligned).getResult()
+            : aligned;
+    operands.push_back(staged);
+  }
+  Value lb = adaptor.getLowerBound(), ub = adaptor.getUpperBound(),
+        step = adaptor.getStep();
+
+  // Prologue: iterations 0 .. S-2.
+  {
+    PrefetchEmitter prologue(ctx, b, op, rewriter, operands, ub, rowsAligned);
+    for (int64_t s = 0; s + 1 < stages; ++s)
+      prologue.issue(arith::AddIOp::create(
+                         b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
+                     c(s));
+  }
+
+  // The head of the body, emitted into the old body before it moves (its
+  // induction variable is then remapped with the rest of the body).
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.getBody());
+    Value iv = op.getInductionVar();
+    Value iteration = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
+    Value stage = arith::RemUIOp::create(b, loc, iteration, c(stages));
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    ctx.barrier(b);
+    Value ahead = arith::AddIOp::create(
+        b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));
+    Value aheadStage = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, iteration, c(stages - 1)),
+        c(stages));
+    PrefetchEmitter body(ctx, b, op, rewriter, operands, ub, rowsAligned);
+    body.issue(ahead, aheadStage);
+    for (const StagedOperand &staged : operands)
+      ctx.prefetchedTiles[staged.operand.load] = {
+          staged.buffer,
+          arith::MulIOp::create(b, loc, stage, c(staged.stageSize))};
+  }
+
+  auto newFor =
+      scf::ForOp::create(rewriter, loc, lb, ub, step, adaptor.getInitArgs());
+  rewriter.eraseBlock(newFor.getBody());
+  rewriter.inlineRegionBefore(op.getRegion(), newFor.getRegion(),
+                              newFor.getRegion().end());
+  if (failed(rewriter.convertRegionTypes(&newFor.getRegion(),
+                                         *getTypeConverter())))
+    return failure();
+  // Copies of iterations past the end are still zero-filling.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  rewriter.replaceOp(op, newFor.getResults());
+  return success();
+}
+
+void kbench::gpu_lowering::populateOperandPrefetchPatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  // Outranks the plain and the unsupported-depth scf.for patterns.
+  patterns.add<PrefetchedLoopLowering>(converter, ctx, /*benefit=*/3);
+}

@@ -1,0 +1,148 @@
+//===- PrefetchRules.cpp - Loops whose mma operands are prefetched --------===//
+//
+// The legality rules of the operand prefetch (PrefetchRules.h), free of IR
+// building so that transform.tile.pipeline and the lowering read one
+// definition.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kbench/Conversion/TileToGPU/PrefetchRules.h"
+
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
+#include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Support/KernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+tile::LoadOp kbench::gpu_lowering::getSqueezedLoad(Value operand) {
+  while (auto squeeze = operand.getDefiningOp<tile::SqueezeOp>())
+    operand = squeeze.getInput();
+  return operand.getDefiningOp<tile::LoadOp>();
+}
+
+SmallVector<PrefetchedOperand>
+kbench::gpu_lowering::getPrefetchedOperands(scf::ForOp loop) {
+  SmallVector<PrefetchedOperand> operands;
+  if (getMmaLoopMma(loop))
+    return operands;
+  for (auto mma : loop.getBody()->getOps<tile::MmaOp>()) {
+    if (mma.getImplKind() != tile::MmaImpl::mma_sync)
+      continue;
+    tile::LoadOp load = getSqueezedLoad(mma.getB());
+    if (!load || load->getBlock() != loop.getBody())
+      continue;
+    ArrayRef<int64_t> shape = load.getResult().getType().getShape();
+    operands.push_back({mma, load, shape[shape.size() - 2], shape.back()});
+  }
+  return operands;
+}
+
+/// Whether `value` is the induction variable of `loop`, defined outside it,
+/// or computed in its body by pure scalar ops from such values: what the
+/// lowering can recompute for a later iteration.
+static bool isStepComputable(Value value, scf::ForOp loop) {
+  if (value == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(value))
+    return true;
+  // Only arith ops: the lowering clones them as they are (a tile op would
+  // need its own lowering).
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody() ||
+      !isa<arith::ArithDialect>(def->getDialect()) || def->getNumRegions() ||
+      !isPure(def) || llvm::any_of(def->getResultTypes(), [](Type t) {
+        return !t.isIntOrIndex();
+      }))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value v) { return isStepComputable(v, loop); });
+}
+
+/// Whether every value from `load` to the mma operand has one use.
+static bool feedsOnlyTheMma(tile::LoadOp load, tile::MmaOp mma) {
+  Value v = load.getResult();
+  while (v != mma.getB()) {
+    if (!v.hasOneUse())
+      return false;
+    auto squeeze = dyn_cast<tile::SqueezeOp>(*v.getUsers().begin());
+    if (!squeeze)
+      return false;
+    v = squeeze.getResult();
+  }
+  return v.hasOneUse();
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
+                                            int64_t stages) {
+  std::string what = llvm::formatv("tile.pipeline_stages = {0}", stages);
+  if (stages < 2 || stages > kMmaSyncMaxStages)
+    return llvm::formatv("{0}: the operand prefetch takes 2 to {1} stages",
+                         what, kMmaSyncMaxStages)
+        .str();
+  bool hasWgmma = false;
+  loop.getBody()->walk([&](tile::MmaOp mma) {
+    hasWgmma |= mma.getImplKind() == tile::MmaImpl::wgmma;
+  });
+  if (hasWgmma)
+    return what + ": the operand prefetch of a loop that is not a K loop "
+                  "serves impl = mma_sync tile.mma ops, and this loop has an "
+                  "impl = wgmma one; use stages 1 or impl = mma_sync";
+  SmallVector<PrefetchedOperand> operands = getPrefetchedOperands(loop);
+  if (operands.empty())
+    return what + ": this scf.for is neither a K loop (a body that only "
+                  "loads the two operands of one tile.mma accumulating into "
+                  "the single iter_arg) nor a loop whose impl = mma_sync "
+                  "tile.mma ops read a B operand loaded in the loop body; use "
+                  "stages 1";
+  int64_t threads = 32 * numWarps;
+  int64_t bytes = 0;
+  for (PrefetchedOperand operand : operands) {
+    auto view = cast<tile::PartitionType>(operand.load.getView().getType());
+    if (view.getPad() != tile::PadKind::none &&
+        view.getPad() != tile::PadKind::zero)
+      return what + ": the prefetch fills the tile past the memref with "
+                    "zeros, so the view of a prefetched B operand must have "
+                    "pad(zero) or no pad";
+    if (!feedsOnlyTheMma(operand.load, operand.mma))
+      return what + ": a prefetched B operand goes to shared memory only, so "
+                    "its tile.load (and the tile.squeeze after it) must feed "
+                    "that tile.mma alone; load the tile a second time for "
+                    "its other uses";
+    if (!operand.mma.getTransposeB() && operand.rowElems % 16 != 0)
+      return llvm::formatv("{0}: a KxN B operand is prefetched as rows of N, "
+                           "which must be a multiple of 16 elements, got {1}; "
+                           "change the tile size",
+                           what, operand.rowElems)
+          .str();
+    if (!llvm::all_of(operand.load.getIndices(), [&](Value index) {
+          return isStepComputable(index, loop);
+        }))
+      return what + ": the indices of a prefetched tile.load must come from "
+                    "the induction variable and values defined outside the "
+                    "loop through scalar arith ops, so that the lowering can "
+                    "compute them iterations ahead";
+    int64_t chunks = operand.rows * operand.rowElems / 8;
+    if (chunks % threads != 0)
+      return llvm::formatv("{0}: the prefetch copies 16-byte chunks, and the "
+                           "{1}x{2} B tile does not split evenly over {3} "
+                           "threads; raise the tile size or lower num_warps",
+                           what, operand.rows, operand.rowElems, threads)
+          .str();
+    bytes += stages * operand.rows * operand.rowElems * 2;
+  }
+  for (auto mma : loop.getBody()->getOps<tile::MmaOp>())
+    bytes += getMmaSyncSharedBytes(mma); // a bound: A may stay in registers
+  int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
+  if (bytes > limit)
+    return llvm::formatv("{0}: the prefetch buffers and the mma operands "
+                         "take {1} bytes of shared memory, over the {2}-byte "
+                         "limit of one CTA; use fewer stages or smaller tiles",
+                         what, bytes, limit)
+        .str();
+  return std::nullopt;
+}

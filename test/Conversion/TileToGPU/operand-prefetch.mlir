@@ -1,0 +1,78 @@
+// RUN: kbench-opt %s --split-input-file --tile-to-gpu | FileCheck %s
+
+// The operand prefetch (OperandPrefetch.cpp): a key loop that is not a K
+// loop (two tile.mma, the second fed by the first) with
+// tile.pipeline_stages = 2. The B operands loaded in the loop (K, NxK, and V,
+// KxN) get two stage buffers each (2 x 32 x 16 bf16), filled by cp.async
+// one iteration ahead: the prologue issues iteration 0 (versioned on rows of
+// a multiple of 8 elements: cp.async, else element loads and a 16-byte
+// shared store) and commits it; each iteration waits for its own group,
+// passes the one barrier of the iteration, issues the next and reads its
+// stage with ldmatrix (.trans for V). The loads lower to nothing; the query
+// tile, loop-invariant, is staged once before the loop. warp_split(rows)
+// on 2 warps: the scores' C layout is the A fragment of the second mma, so
+// the bf16 probabilities feed it from registers (extract_strided_slice, no
+// shared buffer, no ldmatrix). After the loop the zero-filling copies past
+// the end are waited for.
+
+// CHECK-LABEL: gpu.func @prefetch_chain
+// CHECK-DAG: %[[KS:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<1024xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[VS:.*]] = memref.view %{{.*}}[%c2048][] : {{.*}} to memref<1024xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[QS:.*]] = memref.view %{{.*}}[%c4096][] : {{.*}} to memref<512xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[VS]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK: } else {
+// CHECK: vector.store %{{.*}}, %[[KS]]
+// CHECK: vector.store %{{.*}}, %[[VS]]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: memref.store %{{.*}}, %[[QS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[KS]]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[VS]]
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.load {{.*}}global
+// CHECK: nvgpu.ldmatrix %[[QS]]
+// CHECK: nvgpu.ldmatrix %[[KS]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvgpu.ldmatrix %[[QS]]
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<16xbf16> to vector<2xbf16>
+// CHECK: nvgpu.ldmatrix %[[VS]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK: gpu.return
+tile.kernel @prefetch_chain(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                   %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                   %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                   %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 32, BN = 32, BD = 16, num_warps = 2} requires ["D <= BD"] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<32x16xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<32x16xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<32x16xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<32x32xf32>
+  %zo = arith.constant dense<0.0> : tensor<32x16xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<32x16xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
+    %s = tile.mma %q, %k, %zs impl(mma_sync) warp_split(rows) {transpose_b} : tensor<32x16xbf16>, tensor<32x16xbf16> -> tensor<32x32xf32>
+    %p = arith.truncf %s : tensor<32x32xf32> to tensor<32x32xbf16>
+    %r = tile.mma %p, %v, %acc impl(mma_sync) warp_split(rows) : tensor<32x32xbf16>, tensor<32x16xbf16> -> tensor<32x16xf32>
+    scf.yield %r : tensor<32x16xf32>
+  } {tile.pipeline_stages = 2 : i64}
+  tile.store %o, %Ov[%m, %c0] : tensor<32x16xf32>, !tile.part<32x16xf32>
+  tile.return
+}
