@@ -113,7 +113,7 @@ public:
   /// of each prefetched tile.load for the current iteration: the staged
   /// buffer and the element offset of the iteration's stage. The loop's
   /// pattern fills it before the body is lowered; the tile.load pattern
-  /// then emits no global loads and the tile.mma pattern reads B there. The
+  /// then emits no global loads and the tile.mma pattern reads it there. The
   /// one map from ops in this class: these loads have no value of their own
   /// in registers to carry the fact.
   struct PrefetchedTile {

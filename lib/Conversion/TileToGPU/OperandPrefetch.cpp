@@ -1,10 +1,11 @@
 //===- OperandPrefetch.cpp - cp.async prefetch of a loop's mma operands ---===//
 //
 // A loop with `tile.pipeline_stages = S` that is not a K loop but whose
-// impl = mma_sync tile.mma ops read B operands loaded in the loop body
-// (PrefetchRules.h: attention's key and value tiles) lowers like a plain
-// loop, plus, per prefetched operand, S swizzled stage buffers filled by
-// cp.async S - 1 iterations ahead:
+// impl = mma_sync tile.mma ops read operands loaded in the loop body
+// (PrefetchRules.h: attention's key and value tiles, a batched matmul's
+// squeezed operand tiles) lowers like a plain loop, plus, per prefetched
+// operand, S swizzled stage buffers filled by cp.async S - 1 iterations
+// ahead:
 //
 //   prologue: issue iterations 0 .. S-2 into stages 0 .. S-2 (one group each)
 //   body k:   wait until at most S - 2 groups are pending (k's has landed)
@@ -12,23 +13,24 @@
 //             thread has finished iteration k - 1, which read stage
 //             (k - 1) mod S
 //             issue iteration k + S - 1 into stage (k + S - 1) mod S
-//             ... the body; its tile.mma ops read B from stage k mod S
+//             ... the body; its tile.mma ops read the operands from stage
+//             k mod S
 //   after:    wait for every group
 //
 // Each thread copies 16-byte chunks of the tile's rows (consecutive threads
 // along a row) to mmaSyncSwizzle(row, col, rowElems), the address the mma
-// lowering's ldmatrix reads (rows of K for an NxK B, rows of N for a KxN
-// one). A chunk past the memref, or of an iteration past the loop's end,
-// copies 0 bytes and zero-fills. 16-byte copies need rows whose length is a
-// multiple of 8 elements; the copies are versioned at run time on that, the
-// other version loads elements (zero past the memref) and stores whole
-// chunks.
+// lowering's ldmatrix reads (rows as they are in memory: of K for an MxK A
+// or NxK B, of M for a KxM A, of N for a KxN B). A chunk past the memref, or of
+// an iteration past the loop's end, copies 0 bytes and zero-fills. 16-byte
+// copies need rows whose length is a multiple of 8 elements; the copies are
+// versioned at run time on that, the other version loads elements (zero past
+// the memref) and stores whole chunks.
 //
 // The copies' tile indices are the prefetched loads' own index expressions
 // (scalar ops of the induction variable and values from outside the loop),
 // cloned for the iteration being copied. The tile.load ops themselves then
-// lower to nothing (MemoryLowering.cpp) and the tile.mma pattern reads B
-// from KernelContext::prefetchedTiles (TensorCore.cpp).
+// lower to nothing (MemoryLowering.cpp) and the tile.mma pattern reads the
+// operands from KernelContext::prefetchedTiles (TensorCore.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,11 +34,14 @@ kbench::gpu_lowering::getPrefetchedOperands(scf::ForOp loop) {
   for (auto mma : loop.getBody()->getOps<tile::MmaOp>()) {
     if (mma.getImplKind() != tile::MmaImpl::mma_sync)
       continue;
-    tile::LoadOp load = getSqueezedLoad(mma.getB());
-    if (!load || load->getBlock() != loop.getBody())
-      continue;
-    ArrayRef<int64_t> shape = load.getResult().getType().getShape();
-    operands.push_back({mma, load, shape[shape.size() - 2], shape.back()});
+    for (bool isA : {true, false}) {
+      tile::LoadOp load = getSqueezedLoad(isA ? mma.getA() : mma.getB());
+      if (!load || load->getBlock() != loop.getBody())
+        continue;
+      ArrayRef<int64_t> shape = load.getResult().getType().getShape();
+      operands.push_back(
+          {mma, isA, load, shape[shape.size() - 2], shape.back()});
+    }
   }
   return operands;
 }
@@ -62,10 +65,11 @@ static bool isStepComputable(Value value, scf::ForOp loop) {
                       [&](Value v) { return isStepComputable(v, loop); });
 }
 
-/// Whether every value from `load` to the mma operand has one use.
-static bool feedsOnlyTheMma(tile::LoadOp load, tile::MmaOp mma) {
+/// Whether every value from `load` to the mma operand `operand` has one
+/// use.
+static bool feedsOnlyTheMma(tile::LoadOp load, Value operand) {
   Value v = load.getResult();
-  while (v != mma.getB()) {
+  while (v != operand) {
     if (!v.hasOneUse())
       return false;
     auto squeeze = dyn_cast<tile::SqueezeOp>(*v.getUsers().begin());
@@ -97,7 +101,7 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
     return what + ": this scf.for is neither a K loop (a body that only "
                   "loads the two operands of one tile.mma accumulating into "
                   "the single iter_arg) nor a loop whose impl = mma_sync "
-                  "tile.mma ops read a B operand loaded in the loop body; use "
+                  "tile.mma ops read an operand loaded in the loop body; use "
                   "stages 1";
   int64_t threads = 32 * numWarps;
   int64_t bytes = 0;
@@ -106,14 +110,19 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
     if (view.getPad() != tile::PadKind::none &&
         view.getPad() != tile::PadKind::zero)
       return what + ": the prefetch fills the tile past the memref with "
-                    "zeros, so the view of a prefetched B operand must have "
+                    "zeros, so the view of a prefetched mma operand must have "
                     "pad(zero) or no pad";
-    if (!feedsOnlyTheMma(operand.load, operand.mma))
-      return what + ": a prefetched B operand goes to shared memory only, so "
-                    "its tile.load (and the tile.squeeze after it) must feed "
-                    "that tile.mma alone; load the tile a second time for "
-                    "its other uses";
-    if (!operand.mma.getTransposeB() && operand.rowElems % 16 != 0)
+    if (!feedsOnlyTheMma(operand.load,
+                         operand.isA ? operand.mma.getA() : operand.mma.getB()))
+      return what + ": a prefetched mma operand goes to shared memory only, "
+                    "so its tile.load (and the tile.squeeze after it) must "
+                    "feed that tile.mma alone; load the tile a second time "
+                    "for its other uses";
+    // A is staged as rows of K or, transposed, of M (multiples of 16 by the
+    // mma's own rules); a KxN B as rows of N, which the swizzle needs in
+    // multiples of 16 too.
+    if (!operand.isA && !operand.mma.getTransposeB() &&
+        operand.rowElems % 16 != 0)
       return llvm::formatv("{0}: a KxN B operand is prefetched as rows of N, "
                            "which must be a multiple of 16 elements, got {1}; "
                            "change the tile size",
@@ -129,9 +138,10 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
     int64_t chunks = operand.rows * operand.rowElems / 8;
     if (chunks % threads != 0)
       return llvm::formatv("{0}: the prefetch copies 16-byte chunks, and the "
-                           "{1}x{2} B tile does not split evenly over {3} "
+                           "{1}x{2} {3} tile does not split evenly over {4} "
                            "threads; raise the tile size or lower num_warps",
-                           what, operand.rows, operand.rowElems, threads)
+                           what, operand.rows, operand.rowElems,
+                           operand.isA ? "A" : "B", threads)
           .str();
     bytes += stages * operand.rows * operand.rowElems * 2;
   }

@@ -195,14 +195,19 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     TileValue bTile{adaptor.getB(), layoutOf(op.getB())};
     TileValue acc = convertLayout(
         ctx, b, {adaptor.getAcc(), layoutOf(op.getAcc())}, p->acc, op);
-    bool aInRegisters = isAInFragmentRegisters(*p, a.layout);
-    Value bufA = aInRegisters ? Value()
-                              : ctx.allocShared(b, p->operandType, p->m * p->k,
-                                                p->bufferAlignment());
-    // A B tile its loop prefetched (OperandPrefetch.cpp) is already staged,
+    // A tile its loop prefetched (OperandPrefetch.cpp) is already staged,
     // and published by the barrier at the head of the loop body.
+    const KernelContext::PrefetchedTile *prefetchedA =
+        ctx.lookupPrefetched(getSqueezedLoad(op.getA()));
     const KernelContext::PrefetchedTile *prefetchedB =
         ctx.lookupPrefetched(getSqueezedLoad(op.getB()));
+    bool aInRegisters = !prefetchedA && isAInFragmentRegisters(*p, a.layout);
+    Value bufA = prefetchedA ? prefetchedA->buffer
+                 : aInRegisters
+                     ? Value()
+                     : ctx.allocShared(b, p->operandType, p->m * p->k,
+                                       p->bufferAlignment());
+    Value baseA = prefetchedA ? prefetchedA->base : Value();
     Value bufB = prefetchedB ? prefetchedB->buffer
                              : ctx.allocShared(b, p->operandType, p->n * p->k,
                                                p->bufferAlignment());
@@ -212,7 +217,7 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     bool stagesHere = !prefetchedB;
     // A loop-invariant A is staged once, before its loop; the barrier after
     // every step only guards B's buffer then.
-    if (aInRegisters) {
+    if (prefetchedA || aInRegisters) {
       // Nothing to stage.
     } else if (scf::ForOp loop = getLoopInvariantALoop(op)) {
       OpBuilder::InsertionGuard guard(b);
@@ -239,7 +244,7 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
       emitMmaSyncSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
                        a.vec);
     else
-      emitTensorCoreSteps(ctx, b, *p, bufA, Value(), bufB, baseB, elements);
+      emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, elements);
     if (stagesHere && inLoop(op))
       ctx.barrier(b); // the next staging overwrites the buffers
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);

@@ -76,3 +76,56 @@ tile.kernel @prefetch_chain(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
   tile.store %o, %Ov[%m, %c0] : tensor<32x16xf32>, !tile.part<32x16xf32>
   tile.return
 }
+
+// -----
+
+// A batched matmul's K loop: both operands come through tile.squeeze, so it
+// is not a K loop of the dedicated pipeline, and with 3 stages both are
+// prefetched (A as rows of K, B, KxN, as rows of N read with
+// ldmatrix.trans). The copies index the rank-3 memrefs with the batch
+// coordinate first; each iteration waits until at most one group is
+// pending, and the mma's only barrier is the loop head's.
+
+// CHECK-LABEL: gpu.func @prefetch_bmm
+// CHECK-DAG: %[[AS:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<1536xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[BS:.*]] = memref.view %{{.*}}[%c3072][] : {{.*}} to memref<1536xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %[[AS]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?x?xbf16, #gpu.address_space<global>>
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %[[BS]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?x?xbf16, #gpu.address_space<global>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[AS]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[BS]][%{{.*}}] {numTiles = 4 : i32, transpose = true}
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+tile.kernel @prefetch_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
+                          %W: memref<?x?x?xbf16> {tile.dims = ["B", "K", "N"]},
+                          %C: memref<?x?x?xf32> {tile.dims = ["B", "M", "N"]})
+    params {BM = 32, BN = 32, BK = 16, num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [1, BM, BK] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x32x16xbf16, pad = zero>
+  %Wv = tile.partition %W tile [1, BK, BN] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x16x32xbf16, pad = zero>
+  %Cv = tile.partition %C tile [1, BM, BN] : memref<?x?x?xf32> -> !tile.part<1x32x32xf32>
+  %b, %m, %n = tile.grid %Cv : !tile.part<1x32x32xf32>
+  %nk = tile.num_tiles %Av[2] : !tile.part<1x32x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<32x32xf32>) {
+    %x3 = tile.load %Av[%b, %m, %k] : !tile.part<1x32x16xbf16, pad = zero> -> tensor<1x32x16xbf16>
+    %x = tile.squeeze %x3 dim 0 : tensor<1x32x16xbf16> -> tensor<32x16xbf16>
+    %w3 = tile.load %Wv[%b, %k, %n] : !tile.part<1x16x32xbf16, pad = zero> -> tensor<1x16x32xbf16>
+    %w = tile.squeeze %w3 dim 0 : tensor<1x16x32xbf16> -> tensor<16x32xbf16>
+    %r = tile.mma %x, %w, %a impl(mma_sync) : tensor<32x16xbf16>, tensor<16x32xbf16> -> tensor<32x32xf32>
+    scf.yield %r : tensor<32x32xf32>
+  } {tile.pipeline_stages = 3 : i64}
+  %c3 = tile.expand_dims %acc dim 0 : tensor<32x32xf32> -> tensor<1x32x32xf32>
+  tile.store %c3, %Cv[%b, %m, %n] : tensor<1x32x32xf32>, !tile.part<1x32x32xf32>
+  tile.return
+}

@@ -5,12 +5,13 @@
 // so that the op that asks for the prefetch and the lowering apply one rule.
 //
 // A loop that is not a K loop (getMmaLoopMma: only two loads and one mma)
-// but whose impl = mma_sync tile.mma ops read a B operand loaded in the loop
-// (attention: the key tile of the scores, the value tile of the output) can
-// still be pipelined: with `tile.pipeline_stages = S` (2..4) the lowering
-// copies those B tiles straight from global to shared memory with cp.async,
-// S - 1 iterations ahead, into S swizzled buffers per operand, and the
-// mma reads the current iteration's buffer. The rest of the body lowers as
+// but whose impl = mma_sync tile.mma ops read operands loaded in the loop
+// (attention: the key tile of the scores, the value tile of the output; a
+// batched matmul's K loop, whose loads go through tile.squeeze) can still
+// be pipelined: with `tile.pipeline_stages = S` (2..4) the lowering copies
+// those tiles straight from global to shared memory with cp.async, S - 1
+// iterations ahead, into S swizzled buffers per operand, and the mma reads
+// the current iteration's buffer. The rest of the body lowers as
 // usual. One barrier per iteration both publishes the tiles that landed and
 // frees the buffer the next copies overwrite (docs/gpu-lowering.md,
 // "Operand prefetch").
@@ -29,10 +30,11 @@
 
 namespace kbench::gpu_lowering {
 
-/// One B operand the loop prefetches: the mma, the load (directly in the
-/// loop body) and the squeezes between them (unit dims dropped to rank 2).
+/// One operand the loop prefetches: the mma, which operand, the load
+/// (directly in the loop body; unit dims squeezed away between them).
 struct PrefetchedOperand {
   tile::MmaOp mma;
+  bool isA = false;
   tile::LoadOp load;
   /// Rows of the tile as it is staged (its second-innermost dim) and
   /// elements per row (its innermost dim, a multiple of 16).
@@ -43,9 +45,12 @@ struct PrefetchedOperand {
 /// null.
 tile::LoadOp getSqueezedLoad(mlir::Value operand);
 
-/// The mma B operands `loop` would prefetch: every impl = mma_sync tile.mma
-/// directly in the body whose B is (a squeeze of) a tile.load directly in
-/// the body. Empty when there is none or `loop` is a K loop.
+/// The mma operands `loop` would prefetch: each A and B of every
+/// impl = mma_sync tile.mma directly in the body that is (a squeeze of) a
+/// tile.load directly in the body. Both are staged as their rows are in
+/// memory, which is how the mma_sync lowering reads every operand order
+/// but a KxN B with N not a multiple of 16 (refused). Empty when there is
+/// none or `loop` is a K loop.
 llvm::SmallVector<PrefetchedOperand>
 getPrefetchedOperands(mlir::scf::ForOp loop);
 

@@ -120,7 +120,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: a prefetched B operand goes to shared memory only, so its tile.load (and the tile.squeeze after it) must feed that tile.mma alone; load the tile a second time for its other uses}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: a prefetched mma operand goes to shared memory only, so its tile.load (and the tile.squeeze after it) must feed that tile.mma alone; load the tile a second time for its other uses}}
     transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.yield
   }
@@ -161,7 +161,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: the prefetch fills the tile past the memref with zeros, so the view of a prefetched B operand must have pad(zero) or no pad}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: the prefetch fills the tile past the memref with zeros, so the view of a prefetched mma operand must have pad(zero) or no pad}}
     transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.yield
   }
@@ -326,7 +326,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: @simt has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose impl = mma_sync tile.mma ops read a B operand loaded in the loop body)}}
+    // expected-error @below {{transform.tile.pipeline: @simt has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose impl = mma_sync tile.mma ops read an operand loaded in the loop body)}}
     transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.yield
   }
