@@ -9,6 +9,7 @@
 
 #include "kbench/Analysis/Verification.h"
 #include "kbench/Dialect/Tile/TransformOps/Schedule.h"
+#include "kbench/Support/KernelConfig.h"
 #include "kbench/Target/GPU/GPUBackend.h"
 #include "kbench/Target/Host/HostSharedObject.h"
 
@@ -142,6 +143,16 @@ LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
       return module.emitError("the GPU backend produced kernel '")
              << info.symbol << "', which the manifest does not list";
     kernel->block = {info.block[0], info.block[1], info.block[2]};
+    // The transform ops bound the mma buffers (SharedBudget.h); this is the
+    // lowered total, reductions and alignment included, which a launch
+    // would refuse on the GPU machine.
+    if (info.dynamicSharedMemory > kSm90aLimits.sharedMemoryPerBlock)
+      return module.emitError("kernel '")
+             << info.symbol << "' needs " << info.dynamicSharedMemory
+             << " bytes of shared memory, over the "
+             << kSm90aLimits.sharedMemoryPerBlock
+             << "-byte limit of one CTA on " << kSm90aLimits.target
+             << "; lower the tile sizes or the pipeline stages";
     kernel->dynamicSharedMemory = info.dynamicSharedMemory;
     if (failed(appendTensorMapParams(module, manifest, *kernel, info)))
       return failure();

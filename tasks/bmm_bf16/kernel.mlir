@@ -4,7 +4,11 @@
 // BK. The views tile [1, BM, BK] and [1, BK, BN]: one batch per tile,
 // squeezed to the rank-2 tiles tile.mma takes, and the result expanded
 // back for the store. w's tile is KxN (no transpose_b): the tensor-core
-// lowerings read it as rows of N.
+// lowerings read it as rows of N. The grid lists the output's dims in
+// reverse (dims [2, 1, 0]): grid x, the order blocks start in, walks N, then
+// M, then the batch, so the CTAs in flight share one batch's operands in
+// L2 (with the batch on x, each CTA in flight was another batch's and L2
+// hit 26% of the reads).
 tile.kernel @bmm_bf16(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
                       %W: memref<?x?x?xbf16> {tile.dims = ["B", "K", "N"]},
                       %C: memref<?x?x?xf32> {tile.dims = ["B", "M", "N"]})
@@ -14,7 +18,7 @@ tile.kernel @bmm_bf16(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
   %Av = tile.partition %A tile [1, BM, BK] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x32xbf16, pad = zero>
   %Wv = tile.partition %W tile [1, BK, BN] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x32x64xbf16, pad = zero>
   %Cv = tile.partition %C tile [1, BM, BN] : memref<?x?x?xf32> -> !tile.part<1x64x64xf32>
-  %b, %m, %n = tile.grid %Cv : !tile.part<1x64x64xf32>
+  %n, %m, %b = tile.grid %Cv dims [2, 1, 0] : !tile.part<1x64x64xf32>
   %nk = tile.num_tiles %Av[2] : !tile.part<1x64x32xbf16, pad = zero>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {

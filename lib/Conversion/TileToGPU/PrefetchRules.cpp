@@ -10,6 +10,7 @@
 
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/SharedBudget.h"
 #include "kbench/Support/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -104,7 +105,6 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
                   "tile.mma ops read an operand loaded in the loop body; use "
                   "stages 1";
   int64_t threads = 32 * numWarps;
-  int64_t bytes = 0;
   for (PrefetchedOperand operand : operands) {
     auto view = cast<tile::PartitionType>(operand.load.getView().getType());
     if (view.getPad() != tile::PadKind::none &&
@@ -143,10 +143,11 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
                            what, operand.rows, operand.rowElems,
                            operand.isA ? "A" : "B", threads)
           .str();
-    bytes += stages * operand.rows * operand.rowElems * 2;
   }
+  // Each prefetched operand in `stages` buffers, the others in one.
+  int64_t bytes = 0;
   for (auto mma : loop.getBody()->getOps<tile::MmaOp>())
-    bytes += getMmaSyncSharedBytes(mma); // a bound: A may stay in registers
+    bytes += getMmaOperandSharedBytes(mma, stages);
   int64_t limit = kSm90aLimits.sharedMemoryPerBlock;
   if (bytes > limit)
     return llvm::formatv("{0}: the prefetch buffers and the mma operands "

@@ -20,11 +20,11 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %num_warps = transform.tune.knob<"num_warps"> options = [4, 8, 16] -> !transform.param<i64>
     transform.tile.set_num_warps %k %num_warps : !transform.any_op
+    transform.tile.mma_impl %k mma_sync : !transform.any_op
     %BM = transform.tune.knob<"BM"> options = [64, 128, 256] -> !transform.param<i64>
     %BN = transform.tune.knob<"BN"> options = [16, 32, 64, 128] -> !transform.param<i64>
     transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
     transform.tile.vector_width %k 8 : !transform.any_op
-    transform.tile.mma_impl %k mma_sync : !transform.any_op
     transform.tile.mma_warp_split %k rows : !transform.any_op
     %stages = transform.tune.knob<"stages"> options = [1, 2, 3] -> !transform.param<i64>
     transform.tile.pipeline %k stages %stages : !transform.any_op

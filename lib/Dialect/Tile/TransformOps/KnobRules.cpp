@@ -15,6 +15,7 @@
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
+#include "kbench/Conversion/TileToGPU/SharedBudget.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -274,23 +275,26 @@ static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
   return std::nullopt;
 }
 
-/// Shared memory for staging mma operands (double-buffered) and accumulator
+/// Shared memory for staging mma operands (SharedBudget.h: the buffers the
+/// lowering allocates, with the pipeline stages set so far) and accumulator
 /// registers per thread; the lowering keeps both per CTA.
 static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
   int64_t threads = getBlockSize(kernel);
-  int64_t sharedBytes = 0;
-  MmaOp firstMma;
+  int64_t sharedBytes = 0, largestBytes = 0, mmaCount = 0;
+  MmaOp largestMma;
   std::optional<KnobFailure> failure;
   kernel.walk([&](MmaOp mma) {
     if (failure)
       return;
-    RankedTensorType a = mma.getA().getType(), b = mma.getB().getType(),
-                     acc = mma.getAcc().getType();
-    if (!firstMma)
-      firstMma = mma;
-    sharedBytes += (a.getNumElements() + b.getNumElements()) *
-                   byteWidth(a.getElementType()) * 2;
+    int64_t bytes = gpu_lowering::getMmaOperandSharedBytes(mma);
+    sharedBytes += bytes;
+    ++mmaCount;
+    if (!largestMma || bytes > largestBytes) {
+      largestMma = mma;
+      largestBytes = bytes;
+    }
     // 32-bit registers: two f16 accumulators share one, an f64 takes two.
+    RankedTensorType acc = mma.getAcc().getType();
     int64_t accBits = acc.getNumElements() * acc.getElementTypeBitWidth();
     int64_t registers = llvm::divideCeil(accBits, 32 * threads);
     if (registers > kSm90aLimits.accumulatorRegisterLimit)
@@ -306,19 +310,32 @@ static std::optional<KnobFailure> checkBudgets(KernelOp kernel) {
   });
   if (failure)
     return failure;
-  if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock)
+  if (sharedBytes > kSm90aLimits.sharedMemoryPerBlock) {
+    // impl = simt stages 16-bit operands widened: the order of the script
+    // matters when a later op switches to tensor cores.
+    std::string simtHint;
+    Type operandType = largestMma.getA().getType().getElementType();
+    Type accType = largestMma.getAcc().getType().getElementType();
+    if (largestMma.getImplKind() == MmaImpl::simt && operandType != accType)
+      simtHint = llvm::formatv("; impl = simt stages {0} operands as {1}, so "
+                               "a schedule that switches to tensor cores runs "
+                               "transform.tile.mma_impl before it sets tile "
+                               "sizes",
+                               operandType, accType);
     return KnobFailure{
-        llvm::formatv("the shared-memory estimate {0} bytes (tile.mma "
-                      "operands {1} and {2} {3}, double-buffered) exceeds the "
-                      "{4}-byte ({5} KB) limit of one CTA; lower the mma tile "
-                      "sizes",
-                      sharedBytes,
-                      shapeString(firstMma.getA().getType().getShape()),
-                      shapeString(firstMma.getB().getType().getShape()),
-                      firstMma.getA().getType().getElementType(),
-                      kSm90aLimits.sharedMemoryPerBlock,
-                      kSm90aLimits.sharedMemoryPerBlock / 1024),
-        firstMma.getLoc(), "operands of this tile.mma are staged"};
+        llvm::formatv(
+            "the shared-memory estimate {0} bytes (the operand buffers of {1} "
+            "tile.mma op{2} as tile-to-gpu stages them; the largest {3} "
+            "bytes, operands {4} and {5} {6}) exceeds the {7}-byte ({8} "
+            "KB) limit of one CTA; lower the mma tile sizes or the pipeline "
+            "stages{9}",
+            sharedBytes, mmaCount, mmaCount == 1 ? "" : "s", largestBytes,
+            shapeString(largestMma.getA().getType().getShape()),
+            shapeString(largestMma.getB().getType().getShape()), operandType,
+            kSm90aLimits.sharedMemoryPerBlock,
+            kSm90aLimits.sharedMemoryPerBlock / 1024, simtHint),
+        largestMma.getLoc(), "operands of this tile.mma are staged"};
+  }
   return std::nullopt;
 }
 

@@ -285,7 +285,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 4: the prefetch buffers and the mma operands take 679936 bytes of shared memory, over the 232448-byte limit of one CTA; use fewer stages or smaller tiles}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 4: the prefetch buffers and the mma operands take 548864 bytes of shared memory, over the 232448-byte limit of one CTA; use fewer stages or smaller tiles}}
     transform.tile.pipeline %k stages 4 : !transform.any_op
     transform.yield
   }

@@ -241,7 +241,8 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Budgets: shared memory for staging the mma operands (double-buffered).
+// Budgets: shared memory for staging the mma operands (impl = simt: one
+// buffer per operand in the accumulator type, rows padded by 16 bytes).
 module attributes {transform.with_named_sequence} {
   tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
                  %W: memref<?x?xf32> {tile.dims = ["N", "K"]},
@@ -262,8 +263,39 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.set_params: the shared-memory estimate 524288 bytes (tile.mma operands 128x256 and 128x256 f32, double-buffered) exceeds the 232448-byte (227 KB) limit of one CTA; lower the mma tile sizes}}
+    // expected-error @below {{transform.tile.set_params: the shared-memory estimate 270336 bytes (the operand buffers of 1 tile.mma op as tile-to-gpu stages them; the largest 270336 bytes, operands 128x256 and 128x256 f32) exceeds the 232448-byte (227 KB) limit of one CTA; lower the mma tile sizes or the pipeline stages}}
     transform.tile.set_params %k {BM = 128, BN = 128, BK = 256} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// impl = simt widens bf16 operands to the f32 accumulator: the same tiles
+// that tensor cores stage in 128 KB take 264 KB, and the message says to
+// pick the impl before the tile sizes.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, num_warps = 8} {
+    %Xv = tile.partition %X tile [BM, 256] : memref<?x?xbf16> -> !tile.part<64x256xbf16>
+    %Wv = tile.partition %W tile [BN, 256] : memref<?x?xbf16> -> !tile.part<64x256xbf16>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %c0 = arith.constant 0 : index
+    %x = tile.load %Xv[%m, %c0] : !tile.part<64x256xbf16> -> tensor<64x256xbf16>
+    %w = tile.load %Wv[%n, %c0] : !tile.part<64x256xbf16> -> tensor<64x256xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-note @below {{operands of this tile.mma are staged}}
+    %r = tile.mma %x, %w, %z {transpose_b} : tensor<64x256xbf16>, tensor<64x256xbf16> -> tensor<64x64xf32>
+    tile.store %r, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.set_params: the shared-memory estimate 270336 bytes (the operand buffers of 1 tile.mma op as tile-to-gpu stages them; the largest 270336 bytes, operands 128x256 and 128x256 bf16) exceeds the 232448-byte (227 KB) limit of one CTA; lower the mma tile sizes or the pipeline stages; impl = simt stages bf16 operands as f32, so a schedule that switches to tensor cores runs transform.tile.mma_impl before it sets tile sizes}}
+    transform.tile.set_params %k {BM = 128, BN = 128} : !transform.any_op
     transform.yield
   }
 }

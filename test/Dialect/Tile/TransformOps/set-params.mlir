@@ -259,3 +259,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The shared-memory budget counts what the chosen impl stages: bf16 tiles
+// that impl = simt would widen to f32 (264 KB, set-params-invalid.mlir) fit
+// once mma_impl picked mma_sync (128 KB of bf16 buffers).
+
+// CHECK-LABEL: tile.kernel @mma_sync_budget
+// CHECK-SAME: params {BM = 128, BN = 128, num_warps = 8}
+// CHECK: tile.mma {{.*}} impl(mma_sync) {transpose_b} : tensor<128x256xbf16>, tensor<128x256xbf16> -> tensor<128x128xf32>
+module attributes {transform.with_named_sequence} {
+  tile.kernel @mma_sync_budget(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                               %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                               %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, num_warps = 8} {
+    %Xv = tile.partition %X tile [BM, 256] : memref<?x?xbf16> -> !tile.part<64x256xbf16>
+    %Wv = tile.partition %W tile [BN, 256] : memref<?x?xbf16> -> !tile.part<64x256xbf16>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %c0 = arith.constant 0 : index
+    %x = tile.load %Xv[%m, %c0] : !tile.part<64x256xbf16> -> tensor<64x256xbf16>
+    %w = tile.load %Wv[%n, %c0] : !tile.part<64x256xbf16> -> tensor<64x256xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = tile.mma %x, %w, %z {transpose_b} : tensor<64x256xbf16>, tensor<64x256xbf16> -> tensor<64x64xf32>
+    tile.store %r, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.mma_impl %k mma_sync : !transform.any_op
+    transform.tile.set_params %k {BM = 128, BN = 128} : !transform.any_op
+    transform.yield
+  }
+}
