@@ -22,6 +22,7 @@
 #include "GlobalAccess.h"
 #include "SharedMemory.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/SharedBudget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -71,9 +72,9 @@ static FailureOr<MmaPlan> planMma(tile::MmaOp op, int64_t numWarps) {
            << " threads: it needs at least as many elements as threads and "
            << "power-of-two dims; raise BM/BN or lower num_warps";
   p.acc = *acc;
-  int64_t pad = 16 / (p.type.getIntOrFloatBitWidth() / 8);
-  p.strideA = p.m + pad;
-  p.strideB = p.n + pad;
+  int64_t elementBytes = p.type.getIntOrFloatBitWidth() / 8;
+  p.strideA = getSimtStagedRowLength(p.m, elementBytes);
+  p.strideB = getSimtStagedRowLength(p.n, elementBytes);
   return p;
 }
 

@@ -19,18 +19,23 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
-int64_t kbench::gpu_lowering::getOperandBufferBytes(tile::MmaOp mma, bool isA) {
+int64_t kbench::gpu_lowering::getSimtStagedRowLength(int64_t length,
+                                                     int64_t elementBytes) {
+  return length + 16 / elementBytes;
+}
+
+/// Bytes of one staging buffer of operand A (`isA`) or B of `mma`; every
+/// buffer starts 16-byte aligned (KernelContext::allocShared).
+static int64_t getOperandBufferBytes(tile::MmaOp mma, bool isA) {
   RankedTensorType type = isA ? mma.getA().getType() : mma.getB().getType();
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  // Every buffer starts 16-byte aligned (KernelContext::allocShared).
   return llvm::alignTo(type.getNumElements() * elementBytes, 16);
 }
 
-/// impl = simt (MmaLowering.cpp) stages A as K rows of M + pad and B as K
-/// rows of N + pad accumulator-type elements (the pad is 16 bytes), twice in
-/// its double-buffered K loop, which the planning pass picks for an
-/// unmarked loop.
+/// impl = simt (MmaLowering.cpp) stages A as K rows of M and B as K rows of
+/// N accumulator-type elements, rows padded (getSimtStagedRowLength), twice
+/// in its double-buffered K loop.
 static int64_t getSimtSharedBytes(tile::MmaOp mma, scf::ForOp loop,
                                   int64_t stages) {
   ArrayRef<int64_t> a = mma.getA().getType().getShape();
@@ -39,24 +44,25 @@ static int64_t getSimtSharedBytes(tile::MmaOp mma, scf::ForOp loop,
   int64_t m = acc[acc.size() - 2], n = acc.back();
   int64_t elementBytes =
       std::max<int64_t>(1, mma.getAcc().getType().getElementTypeBitWidth() / 8);
-  int64_t pad = 16 / elementBytes;
-  int64_t one = llvm::alignTo(k * (m + pad) * elementBytes, 16) +
-                llvm::alignTo(k * (n + pad) * elementBytes, 16);
+  int64_t one =
+      llvm::alignTo(k * getSimtStagedRowLength(m, elementBytes) * elementBytes,
+                    16) +
+      llvm::alignTo(k * getSimtStagedRowLength(n, elementBytes) * elementBytes,
+                    16);
   bool doubleBuffered = loop && getPipelinableMma(loop) == mma && stages >= 2;
   return doubleBuffered ? 2 * one : one;
 }
 
 int64_t kbench::gpu_lowering::getMmaOperandSharedBytes(tile::MmaOp mma,
                                                        int64_t stages) {
-  int64_t one = getOperandBufferBytes(mma, /*isA=*/true) +
-                getOperandBufferBytes(mma, /*isA=*/false);
   auto loop = dyn_cast_or_null<scf::ForOp>(mma->getParentOp());
   if (!isTensorCoreImpl(mma.getImplKind()))
     return getSimtSharedBytes(mma, loop, stages);
   bool wgmma = mma.getImplKind() == tile::MmaImpl::wgmma;
   if (!loop || stages < 2) {
     // One buffer per operand; wgmma's are 1024-byte aligned at run time.
-    return wgmma ? getWgmmaSharedBytes(mma) + kWgmmaBufferAlign : one;
+    return wgmma ? getWgmmaSharedBytes(mma) + kWgmmaBufferAlign
+                 : getMmaSyncSharedBytes(mma);
   }
   if (getMmaLoopMma(loop) == mma) {
     if (!wgmma)
@@ -67,13 +73,14 @@ int64_t kbench::gpu_lowering::getMmaOperandSharedBytes(tile::MmaOp mma,
     return bytes;
   }
   // A loop that prefetches some operands: S buffers for those.
+  SmallVector<PrefetchedOperand> prefetched = getPrefetchedOperands(loop);
   int64_t bytes = 0;
   for (bool isA : {true, false}) {
-    bool prefetched = llvm::any_of(
-        getPrefetchedOperands(loop), [&](const PrefetchedOperand &operand) {
+    bool isPrefetched =
+        llvm::any_of(prefetched, [&](const PrefetchedOperand &operand) {
           return operand.mma == mma && operand.isA == isA;
         });
-    bytes += (prefetched ? stages : 1) * getOperandBufferBytes(mma, isA);
+    bytes += (isPrefetched ? stages : 1) * getOperandBufferBytes(mma, isA);
   }
   return bytes;
 }

@@ -1,5 +1,4 @@
-//===- SharedBudget.h - Shared memory of the mma operand buffers -*- C++
-//-*-===//
+//===- SharedBudget.h - Shared memory of mma operands -----------*- C++ -*-===//
 //
 // One model of the shared memory tile-to-gpu allocates for tile.mma
 // operands, read by transform.tile.set_params (the kernel-wide budget) and
@@ -30,8 +29,10 @@
 
 namespace kbench::gpu_lowering {
 
-/// Bytes of one staging buffer of operand A (`isA`) or B of `mma`.
-int64_t getOperandBufferBytes(tile::MmaOp mma, bool isA);
+/// Elements per staged row of impl = simt's shared buffers: `length`
+/// (M for A, N for B) plus a 16-byte pad against bank conflicts, in
+/// elements of `elementBytes` bytes (MmaLowering.cpp stages with it).
+int64_t getSimtStagedRowLength(int64_t length, int64_t elementBytes);
 
 /// Bytes of shared memory tile-to-gpu allocates for the operands of `mma`
 /// with the pipeline stages its loop has now (the model above).
