@@ -239,7 +239,8 @@ static Value joinRows(OpBuilder &b, Location loc, ArrayRef<Value> rows,
 void LoopStepEmitter::emitStep(Value iv) {
   mapping.map(inductionVar, iv);
   for (Operation &inner : body.without_terminator()) {
-    if (isa<tile::LoadOp, tile::MmaOp>(inner))
+    // The tiles are the pipeline's to copy; only the scalars are cloned.
+    if (isa<tile::LoadOp, tile::SqueezeOp, tile::MmaOp>(inner))
       continue;
     for (Value operand : inner.getOperands())
       mapping.map(operand, lookup(operand));

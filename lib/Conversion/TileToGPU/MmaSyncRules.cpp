@@ -62,12 +62,21 @@ kbench::gpu_lowering::whyNotCpAsyncPipelined(tile::MmaOp op,
     return std::string("the cp.async pipeline of a tensor-core K loop needs a "
                        "loop whose body only loads the two operands of one "
                        "tile.mma accumulating into its single iter_arg");
-  if (op.getTransposeA() || !op.getTransposeB())
-    return std::string("the cp.async pipeline copies operand rows of K as "
-                       "they are in memory, so A must be MxK (no transpose_a) "
-                       "and B NxK (transpose_b)");
+  if (op.getTransposeA())
+    return std::string("the cp.async pipeline copies operand rows as they "
+                       "are in memory and stages A as rows of K, so A must "
+                       "be MxK (no transpose_a)");
+  // A KxN B is staged as its rows of N, which the swizzle needs in
+  // multiples of 16 elements (wgmma's own rule asks for 64).
+  int64_t n = op.getAcc().getType().getDimSize(1);
+  if (!op.getTransposeB() && n % 16 != 0)
+    return llvm::formatv("the cp.async pipeline stages a KxN B (no "
+                         "transpose_b) as its rows of N, which must be a "
+                         "multiple of 16 elements, got N = {0}; change BN",
+                         n)
+        .str();
   for (Value operand : {op.getA(), op.getB()}) {
-    auto load = operand.getDefiningOp<tile::LoadOp>();
+    tile::LoadOp load = getSqueezedLoad(operand);
     auto view = cast<tile::PartitionType>(load.getView().getType());
     if (view.getPad() != tile::PadKind::none &&
         view.getPad() != tile::PadKind::zero)

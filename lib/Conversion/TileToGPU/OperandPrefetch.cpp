@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GlobalAccess.h"
+#include "ChunkCopy.h"
 #include "TensorCore.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
@@ -134,7 +134,6 @@ private:
                 Value inRange, Value stage, bool aligned) {
     Location loc = ctx.loc;
     const View &view = staged.view;
-    int64_t rank = view.tileShape.size();
     int64_t rowElems = staged.operand.rowElems;
     int64_t chunksPerRow = rowElems / 8;
     int64_t chunks = staged.operand.rows * chunksPerRow;
@@ -145,77 +144,15 @@ private:
       Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
       Value col = arith::MulIOp::create(
           b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
-      // Global coordinates: the unit leading dims at their start, then the
-      // chunk's row and first column.
-      SmallVector<Value> coords(starts.begin(), starts.end());
-      coords[rank - 2] = arith::AddIOp::create(b, loc, starts[rank - 2], row);
-      coords[rank - 1] = arith::AddIOp::create(b, loc, starts[rank - 1], col);
-      // Every dim but the innermost inside the memref; the innermost is
-      // checked per chunk (aligned) or per element.
-      Value rowValid = inRange;
-      for (int64_t d = 0; d + 1 < rank; ++d)
-        rowValid = arith::AndIOp::create(
-            b, loc, rowValid,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coords[d],
-                                  view.dims[d]));
+      ChunkSource source =
+          getChunkSource(ctx, b, view, starts, row, col, inRange);
       Value dst = arith::AddIOp::create(
           b, loc, stageBase, emitMmaSyncSwizzle(ctx, b, row, col, rowElems));
       if (aligned)
-        copyChunkAsync(view, coords, rowValid, dst, staged.buffer);
+        emitChunkCopyAsync(ctx, b, view, source, staged.buffer, dst);
       else
-        copyChunkByElements(view, coords, rowValid, dst, staged.buffer);
+        emitChunkCopyByElements(ctx, b, view, source, staged.buffer, dst);
     }
-  }
-
-  /// A 16-byte cp.async (rows of a multiple of 8 elements: the chunk is
-  /// wholly inside or outside the memref).
-  void copyChunkAsync(const View &view, ArrayRef<Value> coords, Value rowValid,
-                      Value dst, Value buffer) {
-    Location loc = ctx.loc;
-    int64_t rank = coords.size();
-    Value valid = arith::AndIOp::create(
-        b, loc, rowValid,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                              coords[rank - 1], view.dims[rank - 1]));
-    Value srcElements = arith::SelectOp::create(b, loc, valid, c(8), c(0));
-    // A chunk that copies nothing still needs an address in the memref.
-    SmallVector<Value> src;
-    for (Value coord : coords)
-      src.push_back(arith::SelectOp::create(b, loc, valid, coord, c(0)));
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), buffer,
-        ValueRange{dst}, view.memref, src, b.getIndexAttr(8), srcElements,
-        b.getUnitAttr());
-  }
-
-  /// Eight masked element loads and one 16-byte shared store.
-  void copyChunkByElements(const View &view, ArrayRef<Value> coords,
-                           Value rowValid, Value dst, Value buffer) {
-    Location loc = ctx.loc;
-    int64_t rank = coords.size();
-    Type elementType = view.elementType;
-    Value zero = arith::ConstantOp::create(b, loc, elementType,
-                                           b.getZeroAttr(elementType));
-    SmallVector<Value> src;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      src.push_back(arith::SelectOp::create(b, loc, rowValid, coords[d], c(0)));
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < 8; ++e) {
-      Value column = arith::AddIOp::create(b, loc, coords[rank - 1], c(e));
-      Value ok = arith::AndIOp::create(
-          b, loc, rowValid,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
-                                view.dims[rank - 1]));
-      SmallVector<Value> at(src);
-      at.push_back(arith::SelectOp::create(b, loc, ok, column, c(0)));
-      Value value = memref::LoadOp::create(b, loc, view.memref, at);
-      elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
-    }
-    vector::StoreOp::create(
-        b, loc,
-        vector::FromElementsOp::create(
-            b, loc, VectorType::get({8}, elementType), elements),
-        buffer, ValueRange{dst});
   }
 
   KernelContext &ctx;

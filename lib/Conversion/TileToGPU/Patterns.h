@@ -127,10 +127,10 @@ void populateTileToGPUPatterns(const TileTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 
 /// The body of a pipelined K loop re-emitted for one step at a time: its
-/// scalar ops (all but the tile.load and tile.mma ops) cloned with the
-/// induction variable bound to the step being issued, so that the operands
-/// of a later step can be loaded while an earlier one computes. Shared by
-/// the simt pipeline (MmaLowering.cpp) and the cp.async pipeline
+/// scalar ops (all but the tile.load, tile.squeeze and tile.mma ops) cloned
+/// with the induction variable bound to the step being issued, so that the
+/// operands of a later step can be loaded while an earlier one computes. Shared
+/// by the simt pipeline (MmaLowering.cpp) and the cp.async pipeline
 /// (TensorCore.cpp); defined in MmaLowering.cpp.
 class LoopStepEmitter {
 public:

@@ -26,6 +26,35 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
+tile::LoadOp kbench::gpu_lowering::getSqueezedLoad(Value operand) {
+  while (auto squeeze = operand.getDefiningOp<tile::SqueezeOp>())
+    operand = squeeze.getInput();
+  return operand.getDefiningOp<tile::LoadOp>();
+}
+
+/// The load of a K loop's mma operand: a tile.load in the loop body whose
+/// tile is the operand, or a tile of leading unit dims and the operand's two
+/// (a batched matmul's [1, BM, BK]) squeezed to it, every value on the way
+/// used once.
+static tile::LoadOp getKLoopOperandLoad(Value operand, Block *body) {
+  tile::LoadOp load = getSqueezedLoad(operand);
+  if (!load || load->getBlock() != body)
+    return {};
+  for (Value v = operand; v != load.getResult();
+       v = v.getDefiningOp<tile::SqueezeOp>().getInput())
+    if (!v.hasOneUse() || v.getDefiningOp()->getBlock() != body)
+      return {};
+  if (!load.getResult().hasOneUse())
+    return {};
+  ArrayRef<int64_t> tile = load.getResult().getType().getShape();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(operand.getType()).getShape();
+  if (tile.size() < 2 || shape != tile.take_back(2) ||
+      llvm::any_of(tile.drop_back(2), [](int64_t d) { return d != 1; }))
+    return {};
+  return load;
+}
+
 tile::MmaOp kbench::gpu_lowering::getMmaLoopMma(scf::ForOp op) {
   if (op.getNumRegionIterArgs() != 1 ||
       !isa<RankedTensorType>(op.getRegionIterArgs()[0].getType()))
@@ -39,10 +68,11 @@ tile::MmaOp kbench::gpu_lowering::getMmaLoopMma(scf::ForOp op) {
       mma = m;
     } else if (isa<tile::LoadOp>(inner)) {
       ++loads;
+    } else if (isa<tile::SqueezeOp>(inner)) {
+      // Checked below: it must lead from an operand's load to the mma.
     } else if (inner.getNumRegions() ||
-               llvm::any_of(inner.getResultTypes(), [](Type t) {
-                 return isa<RankedTensorType>(t);
-               }) ||
+               llvm::any_of(inner.getResultTypes(),
+                            [](Type t) { return isa<RankedTensorType>(t); }) ||
                !isPure(&inner)) {
       return {};
     }
@@ -50,20 +80,27 @@ tile::MmaOp kbench::gpu_lowering::getMmaLoopMma(scf::ForOp op) {
   if (!mma || loads != 2 || mma.getAcc() != op.getRegionIterArgs()[0] ||
       op.getBody()->getTerminator()->getOperand(0) != mma.getResult())
     return {};
-  for (Value operand : {mma.getA(), mma.getB()}) {
-    auto load = operand.getDefiningOp<tile::LoadOp>();
-    if (!load || load->getBlock() != op.getBody() || !operand.hasOneUse())
-      return {};
-  }
   if (mma.getA() == mma.getB())
     return {};
+  for (Value operand : {mma.getA(), mma.getB()})
+    if (!getKLoopOperandLoad(operand, op.getBody()))
+      return {};
+  // Every squeeze is on one of the two chains (each value there has one
+  // use, so a stray squeeze would be a third user-less chain).
+  for (auto squeeze : op.getBody()->getOps<tile::SqueezeOp>())
+    if (!squeeze.getResult().hasOneUse())
+      return {};
   return mma;
 }
 
 tile::MmaOp kbench::gpu_lowering::getPipelinableMma(scf::ForOp op) {
   tile::MmaOp mma = getMmaLoopMma(op);
-  return mma && mma.getImplKind() == tile::MmaImpl::simt ? mma
-                                                         : tile::MmaOp();
+  // The SIMT double-buffered loop loads the operand tiles as they are.
+  if (!mma || mma.getImplKind() != tile::MmaImpl::simt ||
+      !mma.getA().getDefiningOp<tile::LoadOp>() ||
+      !mma.getB().getDefiningOp<tile::LoadOp>())
+    return {};
+  return mma;
 }
 
 bool kbench::gpu_lowering::isPipelinableMmaLoop(scf::ForOp op,

@@ -21,12 +21,6 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
-tile::LoadOp kbench::gpu_lowering::getSqueezedLoad(Value operand) {
-  while (auto squeeze = operand.getDefiningOp<tile::SqueezeOp>())
-    operand = squeeze.getInput();
-  return operand.getDefiningOp<tile::LoadOp>();
-}
-
 SmallVector<PrefetchedOperand>
 kbench::gpu_lowering::getPrefetchedOperands(scf::ForOp loop) {
   SmallVector<PrefetchedOperand> operands;

@@ -53,6 +53,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorCore.h"
+#include "ChunkCopy.h"
 #include "GlobalAccess.h"
 #include "SharedMemory.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
@@ -95,7 +96,8 @@ kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
   p.kMajorA = p.transA;
   p.kMajorB = !p.transB && p.n % 16 == 0;
   if (p.isWgmma()) {
-    // Rows of K for both (the rules ask for MxK and NxK).
+    // A as rows of K (the rules ask for MxK); B as rows of K, or of N in
+    // 64-element columns (a KxN B, N a multiple of 64 by the rules).
     p.grid = MmaSyncWarpGrid{numWarps, 1, 0, 0};
     p.acc = *getWgmmaLayout(p.m, p.n, numWarps);
     return p;
@@ -111,6 +113,38 @@ static bool runsFitChunks(const TileValue &v) {
   return v.layout.innerPerThread() <= 8;
 }
 
+std::pair<int64_t, int64_t>
+kbench::gpu_lowering::getStagedTileShape(const TensorCorePlan &p, bool isA) {
+  if (isA)
+    return p.transA ? std::pair{p.k, p.m} : std::pair{p.m, p.k};
+  return p.transB ? std::pair{p.n, p.k} : std::pair{p.k, p.n};
+}
+
+Value kbench::gpu_lowering::emitStagedOffset(KernelContext &ctx, OpBuilder &b,
+                                             const TensorCorePlan &p, bool isA,
+                                             Value row, Value col) {
+  if (isA) {
+    if (p.isWgmma())
+      return emitMmaSyncSwizzle(
+          ctx, b, emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps), col, p.k);
+    return emitMmaSyncSwizzle(ctx, b, row, col, p.kMajorA ? p.m : p.k);
+  }
+  if (p.transB)
+    return emitMmaSyncSwizzle(ctx, b, row, col, p.k);
+  if (!p.kMajorB) // transposed element by element into rows of K
+    return emitMmaSyncSwizzle(ctx, b, col, row, p.k);
+  if (!p.isWgmma())
+    return emitMmaSyncSwizzle(ctx, b, row, col, p.n);
+  // wgmma's N-major B: column col / 64 holds every K row's 64 elements.
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+  Value column = arith::DivUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
+  Value inColumn = arith::RemUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
+  return arith::AddIOp::create(
+      b, ctx.loc,
+      arith::MulIOp::create(b, ctx.loc, column, c(p.k * kWgmmaRowElems)),
+      emitMmaSyncSwizzle(ctx, b, row, inColumn, kWgmmaRowElems));
+}
+
 /// Stores operand A into its swizzled buffer: a is MxK (coords (m, k)) or,
 /// transposed, KxM (coords (k, m)), staged as it is (rows of K, or of M for
 /// ldmatrix.trans).
@@ -120,29 +154,22 @@ static void stageOperandA(KernelContext &ctx, OpBuilder &b,
   storeToShared(
       ctx, b, a, bufA,
       [&](ValueRange c) {
-        if (p.isWgmma())
-          return emitMmaSyncSwizzle(
-              ctx, b, emitWgmmaStagedRow(ctx, b, c[0], p.m, p.numWarps), c[1],
-              p.k);
-        return emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.kMajorA ? p.m : p.k);
+        return emitStagedOffset(ctx, b, p, /*isA=*/true, c[0], c[1]);
       },
       /*innerContiguous=*/runsFitChunks(a));
 }
 
 /// Stores operand B into its swizzled buffer: b is KxN (coords (k, n)) or,
 /// transposed, NxK (coords (n, k)), staged as it is (rows of N for
-/// ldmatrix.trans, or of K), except a KxN tile whose N is not a multiple of
-/// 16, which the store transposes element by element.
+/// ldmatrix.trans or wgmma's N-major B, or of K), except a KxN tile whose N
+/// is not a multiple of 16, which the store transposes element by element.
 static void stageOperandB(KernelContext &ctx, OpBuilder &b,
                           const TensorCorePlan &p, const TileValue &bTile,
                           Value bufB) {
   storeToShared(
       ctx, b, bTile, bufB,
       [&](ValueRange c) {
-        if (p.kMajorB)
-          return emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.n);
-        return p.transB ? emitMmaSyncSwizzle(ctx, b, c[0], c[1], p.k)
-                        : emitMmaSyncSwizzle(ctx, b, c[1], c[0], p.k);
+        return emitStagedOffset(ctx, b, p, /*isA=*/false, c[0], c[1]);
       },
       /*innerContiguous=*/(p.transB || p.kMajorB) && runsFitChunks(bTile));
 }
@@ -257,16 +284,14 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
 } // namespace
 
 void kbench::gpu_lowering::emitSynchronousTileCopy(
-    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p,
-    const View &view, Value rowStart, Value colStart, int64_t rows,
-    Value inRange, Value buffer, Value stageBase, bool isA) {
+    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p, const View &view,
+    ArrayRef<Value> starts, Value inRange, Value buffer, Value stageBase,
+    bool isA) {
   Location loc = ctx.loc;
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
-  int64_t chunksPerRow = p.k / 8;
+  auto [rows, rowElems] = getStagedTileShape(p, isA);
+  int64_t chunksPerRow = rowElems / 8;
   int64_t threads = 32 * p.numWarps;
-  Value zero = arith::ConstantOp::create(b, loc, p.operandType,
-                                         b.getZeroAttr(p.operandType));
-  auto chunkType = VectorType::get({8}, p.operandType);
   // A rolled loop: unrolled, the element loads of every chunk would be in
   // flight at once, in registers the accumulators need.
   auto chunkLoop =
@@ -290,33 +315,22 @@ void kbench::gpu_lowering::emitSynchronousTileCopy(
   Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
   Value col = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
-  Value globalRow = arith::AddIOp::create(b, loc, rowStart, row);
-  Value globalCol = arith::AddIOp::create(b, loc, colStart, col);
-  Value rowOk = arith::AndIOp::create(
-      b, loc, inRange,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, globalRow,
-                            view.dims[0]));
-  Value srcRow = arith::SelectOp::create(b, loc, rowOk, globalRow, c(0));
-  SmallVector<Value> elements;
-  for (int64_t e = 0; e < 8; ++e) {
-    Value elementCol = arith::AddIOp::create(b, loc, globalCol, c(e));
-    Value ok = arith::AndIOp::create(
-        b, loc, rowOk,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, elementCol,
-                              view.dims[1]));
-    Value srcCol = arith::SelectOp::create(b, loc, ok, elementCol, c(0));
-    Value value =
-        memref::LoadOp::create(b, loc, view.memref, ValueRange{srcRow, srcCol});
-    elements.push_back(arith::SelectOp::create(b, loc, ok, value, zero));
-  }
-  Value stagedRow =
-      isA && p.isWgmma() ? emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps)
-                         : row;
-  Value dst = arith::AddIOp::create(
-      b, loc, stageBase, emitMmaSyncSwizzle(ctx, b, stagedRow, col, p.k));
-  vector::StoreOp::create(
-      b, loc, vector::FromElementsOp::create(b, loc, chunkType, elements),
-      buffer, ValueRange{dst});
+  ChunkSource source = getChunkSource(ctx, b, view, starts, row, col, inRange);
+  Value dst = arith::AddIOp::create(b, loc, stageBase,
+                                    emitStagedOffset(ctx, b, p, isA, row, col));
+  emitChunkCopyByElements(ctx, b, view, source, buffer, dst);
+}
+
+/// The first global coordinate of `load`'s tile along each dim, its indices
+/// mapped by `lookup`.
+static SmallVector<Value> getTileStarts(KernelContext &ctx, OpBuilder &b,
+                                        tile::LoadOp load, const View &view,
+                                        function_ref<Value(Value)> lookup) {
+  SmallVector<Value> starts;
+  for (auto [index, size] : llvm::zip(load.getIndices(), view.tileShape))
+    starts.push_back(arith::MulIOp::create(b, ctx.loc, lookup(index),
+                                           ctx.constIndex(b, size)));
+  return starts;
 }
 
 FailureOr<TensorCoreLoop>
@@ -325,8 +339,8 @@ kbench::gpu_lowering::planTensorCoreLoop(KernelContext &ctx, scf::ForOp loop,
   TensorCoreLoop result;
   result.stages = getPipelineStages(loop);
   result.mma = getMmaLoopMma(loop);
-  result.loadA = result.mma.getA().getDefiningOp<tile::LoadOp>();
-  result.loadB = result.mma.getB().getDefiningOp<tile::LoadOp>();
+  result.loadA = getSqueezedLoad(result.mma.getA());
+  result.loadB = getSqueezedLoad(result.mma.getB());
   FailureOr<TensorCorePlan> plan =
       planTensorCoreMma(result.mma, ctx.numWarps, result.stages);
   if (failed(plan))
@@ -389,81 +403,51 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   Value bufB =
       ctx.allocShared(b, p->operandType, stages * sizeB, p->bufferAlignment());
   int64_t threads = 32 * ctx.numWarps;
-  int64_t chunksPerRow = p->k / 8;
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
 
   LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
   auto lookup = [&](Value v) { return steps.lookup(v); };
   Value ub = adaptor.getUpperBound();
-  Type tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  // Rows of K are 16-byte aligned when K % 8 == 0 in both operands.
+  // Rows are 16-byte aligned when both operands' innermost dims are
+  // multiples of 8 elements.
   Value rowsAligned =
-      arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims[1], 8),
-                            ctx.divisibleBy(b, viewB->dims[1], 8));
+      arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims.back(), 8),
+                            ctx.divisibleBy(b, viewB->dims.back(), 8));
   // Issues the copies of step `iv` into stage buffer `stage` and commits
   // them as one group (synchronous: copies them).
   auto issue = [&](Value iv, Value stage) {
     steps.emitStep(iv);
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-    auto copyTile = [&](tile::LoadOp load, const View &view, int64_t rows,
-                        Value buffer, int64_t stageSize, bool isA,
-                        bool synchronous) {
-      Value rowStart = arith::MulIOp::create(
-          b, loc, lookup(load.getIndices()[0]), c(view.tileShape[0]));
-      Value colStart = arith::MulIOp::create(
-          b, loc, lookup(load.getIndices()[1]), c(view.tileShape[1]));
+    // Each tile as it is in memory (rows of its innermost dim), into the
+    // place its impl reads it from (emitStagedOffset).
+    auto copyTile = [&](tile::LoadOp load, const View &view, Value buffer,
+                        int64_t stageSize, bool isA, bool synchronous) {
+      SmallVector<Value> starts = getTileStarts(ctx, b, load, view, lookup);
       Value stageBase = arith::MulIOp::create(b, loc, stage, c(stageSize));
-      // The thread's chunk `threadId + first` of the tile.
-      auto copyChunk = [&](Value first) {
-        Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, first);
+      if (synchronous) {
+        emitSynchronousTileCopy(ctx, b, *p, view, starts, inRange, buffer,
+                                stageBase, isA);
+        return;
+      }
+      auto [rows, rowElems] = getStagedTileShape(*p, isA);
+      int64_t chunksPerRow = rowElems / 8;
+      for (int64_t first = 0; first < rows * chunksPerRow; first += threads) {
+        Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, c(first));
         Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
         Value col = arith::MulIOp::create(
             b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)),
             c(8));
-        Value globalRow = arith::AddIOp::create(b, loc, rowStart, row);
-        Value globalCol = arith::AddIOp::create(b, loc, colStart, col);
-        // The chunk's place in the swizzled stage buffer.
-        auto emitDestination = [&]() -> Value {
-          Value stagedRow =
-              isA && p->isWgmma()
-                  ? emitWgmmaStagedRow(ctx, b, row, p->m, p->numWarps)
-                  : row;
-          return arith::AddIOp::create(
-              b, loc, stageBase,
-              emitMmaSyncSwizzle(ctx, b, stagedRow, col, p->k));
-        };
-        // K % 8 == 0 (this version): a chunk is wholly inside or outside.
-        Value valid = arith::AndIOp::create(
-            b, loc, inRange,
-            arith::AndIOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                      globalRow, view.dims[0]),
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                      globalCol, view.dims[1])));
-        Value srcElements =
-            arith::SelectOp::create(b, loc, valid, c(8), c(0));
-        // A chunk that copies nothing still needs an address in the memref.
-        Value srcRow = arith::SelectOp::create(b, loc, valid, globalRow, c(0));
-        Value srcCol = arith::SelectOp::create(b, loc, valid, globalCol, c(0));
-        Value dst = emitDestination();
-        nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenType, buffer, ValueRange{dst}, view.memref,
-            ValueRange{srcRow, srcCol}, b.getIndexAttr(8), srcElements,
-            b.getUnitAttr());
-      };
-      if (synchronous) {
-        emitSynchronousTileCopy(ctx, b, *p, view, rowStart, colStart, rows,
-                                inRange, buffer, stageBase, isA);
-        return;
+        ChunkSource source =
+            getChunkSource(ctx, b, view, starts, row, col, inRange);
+        Value dst = arith::AddIOp::create(
+            b, loc, stageBase, emitStagedOffset(ctx, b, *p, isA, row, col));
+        emitChunkCopyAsync(ctx, b, view, source, buffer, dst);
       }
-      for (int64_t first = 0; first < rows * chunksPerRow; first += threads)
-        copyChunk(c(first));
     };
     auto copyBoth = [&](bool synchronous) {
-      copyTile(loadA, *viewA, p->m, bufA, sizeA, /*isA=*/true, synchronous);
-      copyTile(loadB, *viewB, p->n, bufB, sizeB, /*isA=*/false, synchronous);
+      copyTile(loadA, *viewA, bufA, sizeA, /*isA=*/true, synchronous);
+      copyTile(loadB, *viewB, bufB, sizeB, /*isA=*/false, synchronous);
     };
     // One loop for both: two versions of the loop (one per alignment) made
     // ptxas spend more registers than either alone.

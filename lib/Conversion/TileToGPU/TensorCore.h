@@ -114,18 +114,31 @@ void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
 void emitStagingFence(KernelContext &ctx, mlir::OpBuilder &b,
                       const TensorCorePlan &p);
 
-/// Copies the `rows` x p.k tile of `view` at (rowStart, colStart) into the
-/// swizzled stage buffer `buffer` at element `stageBase` (A's rows in
-/// wgmmaStagedRow order when `isA` and wgmma) without cp.async: per 16-byte
-/// chunk, element loads (zero past the memref, or everywhere when `inRange`
-/// is false) and one shared store, in a loop LLVM must not unroll. The
-/// fallback of the pipelined loops where rows are not 16-byte aligned.
+/// The rows and row length of an operand tile as it is in memory: A MxK
+/// (KxM transposed), B NxK (transpose_b) or KxN.
+std::pair<int64_t, int64_t> getStagedTileShape(const TensorCorePlan &p,
+                                               bool isA);
+
+/// The element offset in the operand's staged buffer of element (row, col)
+/// of its tile as it is in memory (getStagedTileShape): the swizzled row of
+/// the impl's staging (wgmma: A's rows in wgmmaStagedRow order, a KxN B in
+/// 64-element columns of N).
+mlir::Value emitStagedOffset(KernelContext &ctx, mlir::OpBuilder &b,
+                             const TensorCorePlan &p, bool isA, mlir::Value row,
+                             mlir::Value col);
+
+/// Copies the operand tile of `view` that starts at `starts` (one global
+/// coordinate per dim of the view; dims before the last two are unit) into
+/// the stage buffer `buffer` at element `stageBase`, each element at
+/// emitStagedOffset, without cp.async: per 16-byte chunk, element loads
+/// (zero past the memref, or everywhere when `inRange` is false) and one
+/// shared store, in a loop LLVM must not unroll. The fallback of the
+/// pipelined loops where rows are not 16-byte aligned.
 void emitSynchronousTileCopy(KernelContext &ctx, mlir::OpBuilder &b,
                              const TensorCorePlan &p, const View &view,
-                             mlir::Value rowStart, mlir::Value colStart,
-                             int64_t rows, mlir::Value inRange,
-                             mlir::Value buffer, mlir::Value stageBase,
-                             bool isA);
+                             llvm::ArrayRef<mlir::Value> starts,
+                             mlir::Value inRange, mlir::Value buffer,
+                             mlir::Value stageBase, bool isA);
 
 /// What both pipelined tensor-core K loops start from: the loop's mma, its
 /// operand loads, their lowered views and the plan at the loop's depth.

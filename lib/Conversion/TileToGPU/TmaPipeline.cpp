@@ -325,10 +325,10 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
       b.setInsertionPoint(ifTma.elseBlock()->getTerminator());
       waitForRelease();
       Value inRange = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-      emitSynchronousTileCopy(ctx, b, *p, *viewA, rowA, col, p->m, inRange,
-                              bufA, stageA, /*isA=*/true);
-      emitSynchronousTileCopy(ctx, b, *p, *viewB, rowB, colB, p->n, inRange,
-                              bufB, stageB, /*isA=*/false);
+      emitSynchronousTileCopy(ctx, b, *p, *viewA, {rowA, col}, inRange, bufA,
+                              stageA, /*isA=*/true);
+      emitSynchronousTileCopy(ctx, b, *p, *viewB, {rowB, colB}, inRange, bufB,
+                              stageB, /*isA=*/false);
       emitStagingFence(ctx, b, *p);
       e.arrive(full(stage));
     }

@@ -38,7 +38,7 @@ OperandCopies kbench::gpu_lowering::getOperandCopies(scf::ForOp loop) {
 
 /// The kernel argument an operand of `mma` is a partition of, or null.
 static BlockArgument getOperandSource(Value operand) {
-  auto load = operand.getDefiningOp<tile::LoadOp>();
+  tile::LoadOp load = getSqueezedLoad(operand);
   if (!load)
     return {};
   auto partition = load.getView().getDefiningOp<tile::PartitionOp>();
@@ -72,6 +72,22 @@ kbench::gpu_lowering::whyNotTmaPipeline(scf::ForOp loop, int64_t numWarps,
         .str();
   if (std::optional<std::string> why = whyNotWgmma(mma, numWarps, stages))
     return why;
+  if (!mma.getTransposeB())
+    return std::string(
+        "tile.operand_copies = tma copies B as NxK boxes (rows of K), and "
+        "this tile.mma's B is KxN (no transpose_b); use operand_copies "
+        "cp_async, whose copies stage a KxN B as rows of N");
+  for (auto [operand, name] :
+       {std::pair{mma.getA(), "A"}, std::pair{mma.getB(), "B"}}) {
+    auto view =
+        cast<tile::PartitionType>(getSqueezedLoad(operand).getView().getType());
+    if (view.getRank() != 2)
+      return llvm::formatv("tile.operand_copies = tma encodes rank-2 tensor "
+                           "maps, and operand {0} partitions a rank-{1} "
+                           "memref",
+                           name, view.getRank())
+          .str();
+  }
   // The stage buffers (whyNotWgmma counted them) and 2 S mbarriers.
   int64_t bytes = getWgmmaSharedBytes(mma) * stages + kWgmmaBufferAlign +
                   2 * stages * kMbarrierBytes;
@@ -100,12 +116,6 @@ kbench::gpu_lowering::whyNotTmaCopies(scf::ForOp loop, int64_t numWarps,
                            "through a tensor map of a kernel argument, but "
                            "its view is not a tile.partition of one",
                            name)
-          .str();
-    if (cast<MemRefType>(source.getType()).getRank() != 2)
-      return llvm::formatv("tile.operand_copies = tma encodes rank-2 tensor "
-                           "maps, and operand {0} partitions a rank-{1} "
-                           "memref",
-                           name, cast<MemRefType>(source.getType()).getRank())
           .str();
   }
   return std::nullopt;

@@ -7,11 +7,21 @@
 //
 //   every warpgroup issues, per k16 step, one wgmma.mma_async m64nNk16 per
 //   64-row tile it owns; A and B are named by 64-bit matrix descriptors
-//   (start address >> 4 in bits 0..13, leading byte offset 16 >> 4 in bits
-//   16..29 (unused by K-major swizzled layouts), stride byte offset 1024 >> 4
-//   between 8-row groups in bits 32..45, swizzle mode 1 = 128 bytes in bits
-//   62..63); a k16 step advances the start address by 32 bytes inside the
-//   swizzled row, which the hardware swizzles as it addresses it.
+//   (start address >> 4 in bits 0..13, leading byte offset >> 4 in bits
+//   16..29, stride byte offset >> 4 in bits 32..45, swizzle mode 1 = 128
+//   bytes in bits 62..63).
+//
+//   Rows of K (A, and an NxK B): the stride byte offset is 1024, between
+//   8-row groups; the leading byte offset is unused by K-major swizzled
+//   layouts (16); a k16 step advances the start address by 32 bytes inside
+//   the swizzled row, which the hardware swizzles as it addresses it.
+//
+//   A KxN B, N-major (imm-trans-b = 1, NVVM's layout "row" for B): each
+//   128-byte row holds 64 N elements of one k, 8 rows of k form a
+//   1024-byte swizzle atom; the stride byte offset (1024) steps between the
+//   atoms along K, the leading byte offset between the 64-element columns
+//   along N (K rows of 128 bytes); a k16 step advances the start address by
+//   16 rows, two whole atoms.
 //
 // The accumulators enter the group after wgmma.fence (their registers were
 // written by other instructions) and are read only after the group's
@@ -36,11 +46,15 @@ using namespace kbench::gpu_lowering;
 static constexpr int64_t kRowBytes = 2 * kWgmmaRowElems;
 static constexpr int64_t kRowGroupBytes = 8 * kRowBytes;
 
-/// The descriptor bits that do not depend on the address: leading byte
-/// offset 1 (16 bytes), stride byte offset 1024 bytes, 128-byte swizzle.
-static constexpr uint64_t kDescriptorFlags =
-    (uint64_t(1) << 16) | (uint64_t(kRowGroupBytes >> 4) << 32) |
-    (uint64_t(1) << 62);
+/// The descriptor bits that do not depend on the address: a leading byte
+/// offset of `leadingBytes`, stride byte offset 1024 bytes, 128-byte
+/// swizzle.
+static uint64_t getDescriptorFlags(int64_t leadingBytes) {
+  return (uint64_t(leadingBytes >> 4) << 16) |
+         (uint64_t(kRowGroupBytes >> 4) << 32) | (uint64_t(1) << 62);
+}
+/// Rows of K: the leading byte offset is unused (16 bytes).
+static constexpr int64_t kUnusedLeadingBytes = 16;
 
 Value kbench::gpu_lowering::emitWgmmaStagedRow(KernelContext &ctx,
                                                OpBuilder &b, Value row,
@@ -80,9 +94,9 @@ void kbench::gpu_lowering::emitStagingFence(KernelContext &ctx, OpBuilder &b,
 }
 
 /// The descriptor of a staged buffer's element `base` (null: 0): the shared
-/// address's bits 4..17 and the flags.
+/// address's bits 4..17 and the flags (getDescriptorFlags(leadingBytes)).
 static Value emitDescriptorBase(KernelContext &ctx, OpBuilder &b, Value buffer,
-                                Value base) {
+                                Value base, int64_t leadingBytes) {
   Location loc = ctx.loc;
   Type i64 = b.getI64Type();
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
@@ -98,7 +112,8 @@ static Value emitDescriptorBase(KernelContext &ctx, OpBuilder &b, Value buffer,
   Value field = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, word, constant(0x3FFFF)),
       constant(4));
-  return arith::OrIOp::create(b, loc, field, constant(kDescriptorFlags));
+  return arith::OrIOp::create(b, loc, field,
+                              constant(getDescriptorFlags(leadingBytes)));
 }
 
 /// Per-thread facts of the accumulator registers of a plan's wgmma tiles.
@@ -164,7 +179,7 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
     return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
   };
   // The warpgroup's first A row, in descriptor units (16 bytes).
-  Value descA = emitDescriptorBase(ctx, b, bufA, baseA);
+  Value descA = emitDescriptorBase(ctx, b, bufA, baseA, kUnusedLeadingBytes);
   if (warpgroups > 1) {
     Value warpgroup = arith::DivUIOp::create(b, loc, ctx.warpId,
                                              ctx.constIndex(b, 4));
@@ -173,16 +188,24 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
         constant(accs.tiles * kWgmmaM * kRowBytes >> 4));
     descA = arith::AddIOp::create(b, loc, descA, offset);
   }
-  Value descB = emitDescriptorBase(ctx, b, bufB, baseB);
+  // B N-major (a KxN B): the leading byte offset steps over a column of K
+  // rows of 128 bytes.
+  bool nMajorB = !p.transB;
+  Value descB = emitDescriptorBase(
+      ctx, b, bufB, baseB, nMajorB ? p.k * kRowBytes : kUnusedLeadingBytes);
+  NVVM::MMALayout layoutB =
+      nMajorB ? NVVM::MMALayout::row : NVVM::MMALayout::col;
 
   NVVM::WGMMATypes operand = p.operandType.isBF16() ? NVVM::WGMMATypes::bf16
                                                     : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(mlirCtx, kWgmmaM, p.n, kWgmmaK);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t kk = 0; kk < p.k / kWgmmaK; ++kk) {
-    // A k16 step is 32 bytes further along the swizzled rows.
+    // A k16 step is 32 bytes further along the swizzled rows of K, or 16
+    // rows further down B's N-major columns.
     int64_t stepOffset = kk * kWgmmaK * 2 >> 4;
-    Value stepB = arith::AddIOp::create(b, loc, descB, constant(stepOffset));
+    int64_t stepOffsetB = nMajorB ? kk * kWgmmaK * kRowBytes >> 4 : stepOffset;
+    Value stepB = arith::AddIOp::create(b, loc, descB, constant(stepOffsetB));
     for (int64_t tile = 0; tile < accs.tiles; ++tile) {
       Value stepA = arith::AddIOp::create(
           b, loc, descA,
@@ -191,7 +214,7 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
           b, loc, accs.structType, structs[tile], stepA, stepB, shape, operand,
           operand, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          NVVM::MMALayout::row, layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
   }

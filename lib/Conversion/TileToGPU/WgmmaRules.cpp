@@ -32,13 +32,19 @@ kbench::gpu_lowering::whyNotWgmma(tile::MmaOp op, int64_t numWarps,
   if (std::optional<std::string> why =
           whyNotTensorCoreTypes(op, tile::MmaImpl::wgmma))
     return why;
-  if (op.getTransposeA() || !op.getTransposeB())
+  if (op.getTransposeA())
     return std::string(
-        "impl = wgmma reads both operands from shared memory as rows of K, "
-        "so A must be MxK (no transpose_a) and B NxK (transpose_b); use "
-        "impl = mma_sync for other operand orders");
+        "impl = wgmma reads A from shared memory as rows of K, so A must be "
+        "MxK (no transpose_a); use impl = mma_sync for a KxM A");
   ArrayRef<int64_t> c = acc.getShape();
   int64_t m = c[0], n = c[1];
+  if (!op.getTransposeB() && n % kWgmmaRowElems != 0)
+    return llvm::formatv("impl = wgmma stages a KxN B (no transpose_b) in "
+                         "columns of {0} N elements (one 128-byte swizzle "
+                         "row each), so N must be a multiple of {0}, got "
+                         "N = {1}; change BN, or use transpose_b",
+                         kWgmmaRowElems, n)
+        .str();
   int64_t k = a.getDimSize(1);
   if (k != kWgmmaRowElems)
     return llvm::formatv("impl = wgmma stages rows of K = {0} elements (one "

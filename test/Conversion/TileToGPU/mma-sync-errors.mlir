@@ -95,10 +95,10 @@ tile.kernel @stages(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
 
 // -----
 
-// B given as KxN (no transpose_b) is not a row of K in memory.
-tile.kernel @stages_layout(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
-                           %B: memref<?x?xbf16> {tile.dims = ["K", "N"]},
-                           %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+// A given as KxM (transpose_a) is not staged as rows of K.
+tile.kernel @stages_transpose_a(%A: memref<?x?xbf16> {tile.dims = ["K", "M"]},
+                                %B: memref<?x?xbf16> {tile.dims = ["K", "N"]},
+                                %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 1} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -106,16 +106,43 @@ tile.kernel @stages_layout(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   %Bv = tile.partition %B tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
   %Cv = tile.partition %C tile [16, 16] : memref<?x?xf32> -> !tile.part<16x16xf32>
   %m, %n = tile.grid %Cv : !tile.part<16x16xf32>
-  %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
+  %nk = tile.num_tiles %Av[0] : !tile.part<16x16xbf16, pad = zero>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 4: the cp.async pipeline copies operand rows of K as they are in memory, so A must be MxK (no transpose_a) and B NxK (transpose_b); use stages 1}}
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 4: the cp.async pipeline copies operand rows as they are in memory and stages A as rows of K, so A must be MxK (no transpose_a); use stages 1}}
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x16xf32>) {
-    %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %a = tile.load %Av[%k, %m] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
     %b = tile.load %Bv[%k, %n] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
-    %r = tile.mma %a, %b, %s impl(mma_sync) : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    %r = tile.mma %a, %b, %s impl(mma_sync) {transpose_a} : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
     scf.yield %r : tensor<16x16xf32>
   } {tile.pipeline_stages = 4}
   tile.store %acc, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+
+// -----
+
+// A KxN B (no transpose_b) is staged as its rows of N: 8 is half a swizzle
+// unit.
+tile.kernel @stages_kxn_n8(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                           %B: memref<?x?xbf16> {tile.dims = ["K", "N"]},
+                           %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [16, 16] pad(zero) : memref<?x?xbf16> -> !tile.part<16x16xbf16, pad = zero>
+  %Bv = tile.partition %B tile [16, 8] pad(zero) : memref<?x?xbf16> -> !tile.part<16x8xbf16, pad = zero>
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
+  %nk = tile.num_tiles %Av[1] : !tile.part<16x16xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 4: the cp.async pipeline stages a KxN B (no transpose_b) as its rows of N, which must be a multiple of 16 elements, got N = 8; change BN; use stages 1}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %z) -> (tensor<16x8xf32>) {
+    %a = tile.load %Av[%m, %k] : !tile.part<16x16xbf16, pad = zero> -> tensor<16x16xbf16>
+    %b = tile.load %Bv[%k, %n] : !tile.part<16x8xbf16, pad = zero> -> tensor<16x8xbf16>
+    %r = tile.mma %a, %b, %s impl(mma_sync) : tensor<16x16xbf16>, tensor<16x8xbf16> -> tensor<16x8xf32>
+    scf.yield %r : tensor<16x8xf32>
+  } {tile.pipeline_stages = 4}
+  tile.store %acc, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
   tile.return
 }
 

@@ -79,8 +79,9 @@ tile.kernel @prefetch_chain(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
 
 // -----
 
-// A batched matmul's K loop: both operands come through tile.squeeze, so it
-// is not a K loop of the dedicated pipeline, and with 3 stages both are
+// A batched matmul's loop that scales its running sum after each step: the
+// loop yields the product, not the mma's result, so it is not a K loop of
+// the dedicated pipeline, and with 3 stages both squeezed operand tiles are
 // prefetched (A as rows of K, B, KxN, as rows of N read with
 // ldmatrix.trans). The copies index the rank-3 memrefs with the batch
 // coordinate first; each iteration waits until at most one group is
@@ -117,13 +118,15 @@ tile.kernel @prefetch_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
   %b, %m, %n = tile.grid %Cv : !tile.part<1x32x32xf32>
   %nk = tile.num_tiles %Av[2] : !tile.part<1x32x16xbf16, pad = zero>
   %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %half = arith.constant dense<0.5> : tensor<32x32xf32>
   %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<32x32xf32>) {
     %x3 = tile.load %Av[%b, %m, %k] : !tile.part<1x32x16xbf16, pad = zero> -> tensor<1x32x16xbf16>
     %x = tile.squeeze %x3 dim 0 : tensor<1x32x16xbf16> -> tensor<32x16xbf16>
     %w3 = tile.load %Wv[%b, %k, %n] : !tile.part<1x16x32xbf16, pad = zero> -> tensor<1x16x32xbf16>
     %w = tile.squeeze %w3 dim 0 : tensor<1x16x32xbf16> -> tensor<16x32xbf16>
     %r = tile.mma %x, %w, %a impl(mma_sync) : tensor<32x16xbf16>, tensor<16x32xbf16> -> tensor<32x32xf32>
-    scf.yield %r : tensor<32x32xf32>
+    %scaled = arith.mulf %r, %half : tensor<32x32xf32>
+    scf.yield %scaled : tensor<32x32xf32>
   } {tile.pipeline_stages = 3 : i64}
   %c3 = tile.expand_dims %acc dim 0 : tensor<32x32xf32> -> tensor<1x32x32xf32>
   tile.store %c3, %Cv[%b, %m, %n] : tensor<1x32x32xf32>, !tile.part<1x32x32xf32>

@@ -50,3 +50,29 @@ tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   tile.store %acc, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
   tile.return
 }
+
+// -----
+
+// TMA copies B as NxK boxes; a KxN B goes through cp.async.
+tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+               %W: memref<?x?xbf16> {tile.dims = ["K", "N"]},
+               %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 128, BN = 128, BK = 64, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Wv = tile.partition %W tile [BK, BN] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+  %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<128x64xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  // expected-error @below {{tile.operand_copies = tma copies B as NxK boxes (rows of K), and this tile.mma's B is KxN (no transpose_b); use operand_copies cp_async, whose copies stage a KxN B as rows of N}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x128xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+    %w = tile.load %Wv[%k, %n] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %r = tile.mma %x, %w, %a impl(wgmma) : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+    scf.yield %r : tensor<128x128xf32>
+  } {tile.pipeline_stages = 3, tile.operand_copies = "tma"}
+  tile.store %acc, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+  tile.return
+}

@@ -44,7 +44,7 @@ tile.kernel @transpose_a(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
   %a = arith.constant dense<1.0> : tensor<64x64xbf16>
   %b = arith.constant dense<1.0> : tensor<64x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op impl = wgmma reads both operands from shared memory as rows of K, so A must be MxK (no transpose_a) and B NxK (transpose_b); use impl = mma_sync for other operand orders}}
+  // expected-error @+1 {{'tile.mma' op impl = wgmma reads A from shared memory as rows of K, so A must be MxK (no transpose_a); use impl = mma_sync for a KxM A}}
   %c = tile.mma %a, %b, %z impl(wgmma) {transpose_a, transpose_b} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
   tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
@@ -52,17 +52,17 @@ tile.kernel @transpose_a(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
 
 // -----
 
-// B given as KxN is not staged as rows of K.
-tile.kernel @no_transpose_b(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+// A KxN B is staged N-major in columns of 64 elements: N = 32 is half one.
+tile.kernel @no_transpose_b_n32(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 4} {
-  %Cv = tile.partition %C tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
-  %m, %n = tile.grid %Cv : !tile.part<64x64xf32>
+  %Cv = tile.partition %C tile [64, 32] : memref<?x?xf32> -> !tile.part<64x32xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x32xf32>
   %a = arith.constant dense<1.0> : tensor<64x64xbf16>
-  %b = arith.constant dense<1.0> : tensor<64x64xbf16>
-  %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op impl = wgmma reads both operands from shared memory as rows of K, so A must be MxK (no transpose_a) and B NxK (transpose_b); use impl = mma_sync for other operand orders}}
-  %c = tile.mma %a, %b, %z impl(wgmma) : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-  tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+  %b = arith.constant dense<1.0> : tensor<64x32xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op impl = wgmma stages a KxN B (no transpose_b) in columns of 64 N elements (one 128-byte swizzle row each), so N must be a multiple of 64, got N = 32; change BN, or use transpose_b}}
+  %c = tile.mma %a, %b, %z impl(wgmma) : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x32xf32>, !tile.part<64x32xf32>
   tile.return
 }
 

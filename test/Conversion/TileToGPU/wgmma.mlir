@@ -123,3 +123,55 @@ tile.kernel @wgmma_loop(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   tile.store %acc, %Cv[%m, %n] : tensor<128x64xf32>, !tile.part<128x64xf32>
   tile.return
 }
+
+// -----
+
+// A batched matmul's K loop: [1, BM, BK] and [1, BK, BN] tiles squeezed to
+// rank 2, B KxN (no transpose_b). The cp.async pipeline copies both tiles
+// as they are in memory, indexing the rank-3 memrefs with the batch first;
+// B's rows of N land N-major: column n / 64 of 64 K rows (8192 bytes), each
+// row's 16-byte chunks swizzled by the row. B's descriptor names that
+// layout: leading byte offset 8192 (between the columns of 64 N), stride
+// byte offset 1024 (between 8-row groups of K), 128-byte swizzle:
+// 0x4000004002000000; wgmma reads it transposed (B layout row, imm-trans-b
+// = 1) and a k16 step moves 16 rows down (2048 bytes: descriptor + 128).
+
+// CHECK-LABEL: gpu.func @wgmma_bmm
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?x?xbf16, #gpu.address_space<global>>
+// CHECK: arith.divui %{{.*}}, %c64
+// CHECK: arith.remui %{{.*}}, %c64
+// CHECK: arith.muli %{{.*}}, %c4096
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?x?xbf16, #gpu.address_space<global>>
+// CHECK: scf.for
+// CHECK: arith.ori %{{.*}}, %c4611686293338849280_i64 : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: arith.addi %{{.*}}, %c128_i64 : i64
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+tile.kernel @wgmma_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
+                       %W: memref<?x?x?xbf16> {tile.dims = ["B", "K", "N"]},
+                       %C: memref<?x?x?xf32> {tile.dims = ["B", "M", "N"]})
+    params {BM = 64, BN = 128, BK = 64, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [1, BM, BK] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x64xbf16, pad = zero>
+  %Wv = tile.partition %W tile [1, BK, BN] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x128xbf16, pad = zero>
+  %Cv = tile.partition %C tile [1, BM, BN] : memref<?x?x?xf32> -> !tile.part<1x64x128xf32>
+  %n, %m, %b = tile.grid %Cv dims [2, 1, 0] : !tile.part<1x64x128xf32>
+  %nk = tile.num_tiles %Av[2] : !tile.part<1x64x64xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x128xf32>) {
+    %x3 = tile.load %Av[%b, %m, %k] : !tile.part<1x64x64xbf16, pad = zero> -> tensor<1x64x64xbf16>
+    %x = tile.squeeze %x3 dim 0 : tensor<1x64x64xbf16> -> tensor<64x64xbf16>
+    %w3 = tile.load %Wv[%b, %k, %n] : !tile.part<1x64x128xbf16, pad = zero> -> tensor<1x64x128xbf16>
+    %w = tile.squeeze %w3 dim 0 : tensor<1x64x128xbf16> -> tensor<64x128xbf16>
+    %r = tile.mma %x, %w, %a impl(wgmma) : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+    scf.yield %r : tensor<64x128xf32>
+  } {tile.pipeline_stages = 3 : i64}
+  %c3 = tile.expand_dims %acc dim 0 : tensor<64x128xf32> -> tensor<1x64x128xf32>
+  tile.store %c3, %Cv[%b, %m, %n] : tensor<1x64x128xf32>, !tile.part<1x64x128xf32>
+  tile.return
+}

@@ -71,9 +71,9 @@ std::optional<std::string> whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
                                          int64_t stages = 1);
 
 /// Why the K loop around `op` (mma_sync or wgmma) cannot be a cp.async
-/// pipeline: the loop shape of getMmaLoopMma, operands as [row][k] tiles
-/// through zero-padded views, and 16-byte chunks that split evenly over the
-/// threads.
+/// pipeline: the loop shape of getMmaLoopMma, A as MxK and B as NxK or
+/// (rows of N, a multiple of 16) KxN tiles through zero-padded views, and
+/// 16-byte chunks that split evenly over the threads.
 std::optional<std::string> whyNotCpAsyncPipelined(tile::MmaOp op,
                                                   int64_t numWarps);
 

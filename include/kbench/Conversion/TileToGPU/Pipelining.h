@@ -26,11 +26,18 @@ inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
     "tile.pipeline_stages";
 
 /// The mma of a loop whose body only loads the two operands of one tile.mma
-/// (any impl) that accumulates into the loop's single iter_arg, or null.
+/// (any impl) that accumulates into the loop's single iter_arg, or null. An
+/// operand may be loaded as a tile with leading unit dims (a batched
+/// matmul's [1, BM, BK]) and tile.squeeze'd to the mma's rank-2 tile.
 tile::MmaOp getMmaLoopMma(mlir::scf::ForOp op);
 
-/// getMmaLoopMma when that mma is simt (the SIMT double-buffered loop of
-/// MmaLowering.cpp), or null.
+/// The tile.load behind `operand` through unit-dim tile.squeeze ops, or
+/// null.
+tile::LoadOp getSqueezedLoad(mlir::Value operand);
+
+/// getMmaLoopMma when that mma is simt and reads its operand loads as they
+/// are, unsqueezed (the SIMT double-buffered loop of MmaLowering.cpp), or
+/// null.
 tile::MmaOp getPipelinableMma(mlir::scf::ForOp op);
 
 /// Whether the lowering can pipeline `op` with `numWarps` warps: the loop

@@ -41,10 +41,6 @@ struct PrefetchedOperand {
   int64_t rows = 0, rowElems = 0;
 };
 
-/// The tile.load behind `operand` through unit-dim tile.squeeze ops, or
-/// null.
-tile::LoadOp getSqueezedLoad(mlir::Value operand);
-
 /// The mma operands `loop` would prefetch: each A and B of every
 /// impl = mma_sync tile.mma directly in the body that is (a squeeze of) a
 /// tile.load directly in the body. Both are staged as their rows are in

@@ -1,4 +1,5 @@
-//===- WgmmaRules.h - When and how tile.mma lowers to wgmma ------*- C++ -*-===//
+//===- WgmmaRules.h - When and how tile.mma lowers to wgmma ------*- C++
+//-*-===//
 //
 // Shared by tile-to-gpu (WgmmaLowering.cpp, TensorCore.cpp), the
 // transform ops that pick `impl = wgmma` or recheck it after later edits, and
@@ -14,7 +15,10 @@
 //     elements, 128 bytes, in the 128-byte swizzle the descriptors name
 //     (16-byte chunk c of row r at chunk c ^ (r % 8)), in buffers aligned to
 //     1024 bytes (the swizzle's repeat, so that the address bits the
-//     hardware swizzles on are the row's);
+//     hardware swizzles on are the row's); a KxN B (no transpose_b, N a
+//     multiple of 64) is staged N-major: N / 64 columns, one after the
+//     other, each its K rows of 64 N elements in the same swizzle, which
+//     wgmma reads transposed (imm-trans-b);
 //   - the accumulator is the mma.sync C fragment with every warp along M
 //     (getWgmmaLayout): row repeat 2t + h of warp w holds rows g + 8h of
 //     warp w % 4's 16-row slab of its warpgroup's t-th 64-row wgmma tile.
