@@ -1,9 +1,9 @@
 //===- OperandPrefetch.cpp - cp.async prefetch of a loop's mma operands ---===//
 //
 // A loop with `tile.pipeline_stages = S` that is not a K loop but whose
-// impl = mma_sync tile.mma ops read operands loaded in the loop body
-// (PrefetchRules.h: attention's key and value tiles, a batched matmul's
-// squeezed operand tiles) lowers like a plain loop, plus, per prefetched
+// tensor-core (mma_sync or wgmma) tile.mma ops read operands loaded in the
+// loop body (PrefetchRules.h: attention's key and value tiles) lowers like a
+// plain loop, plus, per prefetched
 // operand, S swizzled stage buffers filled by cp.async S - 1 iterations
 // ahead:
 //
@@ -18,13 +18,15 @@
 //   after:    wait for every group
 //
 // Each thread copies 16-byte chunks of the tile's rows (consecutive threads
-// along a row) to mmaSyncSwizzle(row, col, rowElems), the address the mma
-// lowering's ldmatrix reads (rows as they are in memory: of K for an MxK A
-// or NxK B, of M for a KxM A, of N for a KxN B). A chunk past the memref, or of
-// an iteration past the loop's end, copies 0 bytes and zero-fills. 16-byte
-// copies need rows whose length is a multiple of 8 elements; the copies are
-// versioned at run time on that, the other version loads elements (zero past
-// the memref) and stores whole chunks.
+// along a row) to emitStagedOffset(row, col), where the mma's impl reads
+// them (rows as they are in memory: of K for an MxK A or NxK B, of M for a
+// KxM A, of N for a KxN B; in wgmma's 1024-byte aligned blocks of 64
+// elements for wgmma, whose reads go through the async proxy: a
+// fence.proxy.async follows the wait, before the barrier). A chunk past the
+// memref, or of an iteration past the loop's end, copies 0 bytes and
+// zero-fills. 16-byte copies need rows whose length is a multiple of 8
+// elements; the copies are versioned at run time on that, the other version
+// loads elements (zero past the memref) and stores whole chunks.
 //
 // The copies' tile indices are the prefetched loads' own index expressions
 // (scalar ops of the induction variable and values from outside the loop),
@@ -59,6 +61,8 @@ struct StagedOperand {
   View view;
   Value buffer;
   int64_t stageSize = 0;
+  /// The plan of the operand's mma: where its impl reads each element.
+  TensorCorePlan plan;
 };
 
 /// Emits the copies of every prefetched operand for one iteration.
@@ -147,7 +151,8 @@ private:
       ChunkSource source =
           getChunkSource(ctx, b, view, starts, row, col, inRange);
       Value dst = arith::AddIOp::create(
-          b, loc, stageBase, emitMmaSyncSwizzle(ctx, b, row, col, rowElems));
+          b, loc, stageBase,
+          emitStagedOffset(ctx, b, staged.plan, staged.operand.isA, row, col));
       if (aligned)
         emitChunkCopyAsync(ctx, b, view, source, staged.buffer, dst);
       else
@@ -190,18 +195,26 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   Location loc = op.getLoc();
   int64_t stages = getPipelineStages(op);
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
-  SmallVector<StagedOperand> operands;
+  SmallVector<StagedOperand, 4> operands;
   Value rowsAligned;
+  // wgmma reads the stages through the async proxy.
+  bool needsProxyFence = false;
   for (const PrefetchedOperand &operand : getPrefetchedOperands(op)) {
     tile::LoadOp load = operand.load;
     FailureOr<View> view = lookupView(
         ctx, load, load.getView(), rewriter.getRemappedValue(load.getView()));
     if (failed(view))
       return failure();
+    FailureOr<TensorCorePlan> plan =
+        planTensorCoreMma(operand.mma, ctx.numWarps);
+    if (failed(plan))
+      return failure();
     StagedOperand staged{operand, *view, Value(),
-                         operand.rows * operand.rowElems};
+                         operand.rows * operand.rowElems, *plan};
     staged.buffer =
-        ctx.allocShared(b, view->elementType, stages * staged.stageSize);
+        ctx.allocShared(b, view->elementType, stages * staged.stageSize,
+                        plan->bufferAlignment());
+    needsProxyFence |= plan->isWgmma();
     Value aligned = ctx.divisibleBy(b, view->dims.back(), 8);
     rowsAligned =
         rowsAligned
@@ -231,6 +244,11 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
         b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
     Value stage = arith::RemUIOp::create(b, loc, iteration, c(stages));
     NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    if (needsProxyFence)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     ctx.barrier(b);
     Value ahead = arith::AddIOp::create(
         b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));

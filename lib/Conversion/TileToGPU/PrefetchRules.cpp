@@ -11,6 +11,7 @@
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/SharedBudget.h"
+#include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Support/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,7 +28,7 @@ kbench::gpu_lowering::getPrefetchedOperands(scf::ForOp loop) {
   if (getMmaLoopMma(loop))
     return operands;
   for (auto mma : loop.getBody()->getOps<tile::MmaOp>()) {
-    if (mma.getImplKind() != tile::MmaImpl::mma_sync)
+    if (!isTensorCoreImpl(mma.getImplKind()))
       continue;
     for (bool isA : {true, false}) {
       tile::LoadOp load = getSqueezedLoad(isA ? mma.getA() : mma.getB());
@@ -83,19 +84,11 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
     return llvm::formatv("{0}: the operand prefetch takes 2 to {1} stages",
                          what, kMmaSyncMaxStages)
         .str();
-  bool hasWgmma = false;
-  loop.getBody()->walk([&](tile::MmaOp mma) {
-    hasWgmma |= mma.getImplKind() == tile::MmaImpl::wgmma;
-  });
-  if (hasWgmma)
-    return what + ": the operand prefetch of a loop that is not a K loop "
-                  "serves impl = mma_sync tile.mma ops, and this loop has an "
-                  "impl = wgmma one; use stages 1 or impl = mma_sync";
   SmallVector<PrefetchedOperand> operands = getPrefetchedOperands(loop);
   if (operands.empty())
     return what + ": this scf.for is neither a K loop (a body that only "
                   "loads the two operands of one tile.mma accumulating into "
-                  "the single iter_arg) nor a loop whose impl = mma_sync "
+                  "the single iter_arg) nor a loop whose mma_sync or wgmma "
                   "tile.mma ops read an operand loaded in the loop body; use "
                   "stages 1";
   int64_t threads = 32 * numWarps;

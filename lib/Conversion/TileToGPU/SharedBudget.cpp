@@ -30,7 +30,9 @@ static int64_t getOperandBufferBytes(tile::MmaOp mma, bool isA) {
   RankedTensorType type = isA ? mma.getA().getType() : mma.getB().getType();
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  return llvm::alignTo(type.getNumElements() * elementBytes, 16);
+  int64_t align =
+      mma.getImplKind() == tile::MmaImpl::wgmma ? kWgmmaBufferAlign : 16;
+  return llvm::alignTo(type.getNumElements() * elementBytes, align);
 }
 
 /// impl = simt (MmaLowering.cpp) stages A as K rows of M and B as K rows of
@@ -82,6 +84,9 @@ int64_t kbench::gpu_lowering::getMmaOperandSharedBytes(tile::MmaOp mma,
         });
     bytes += (isPrefetched ? stages : 1) * getOperandBufferBytes(mma, isA);
   }
+  // wgmma's buffers are aligned at run time, which may skip up to one unit.
+  if (wgmma)
+    bytes += kWgmmaBufferAlign;
   return bytes;
 }
 

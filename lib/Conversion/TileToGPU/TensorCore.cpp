@@ -123,26 +123,35 @@ kbench::gpu_lowering::getStagedTileShape(const TensorCorePlan &p, bool isA) {
 Value kbench::gpu_lowering::emitStagedOffset(KernelContext &ctx, OpBuilder &b,
                                              const TensorCorePlan &p, bool isA,
                                              Value row, Value col) {
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+  // wgmma: `rows` rows whose elements are split into blocks of 64 (one
+  // 128-byte swizzle row each), block col / 64 holding every row's 64.
+  auto wgmmaBlocks = [&](Value stagedRow, Value col, int64_t rows,
+                         int64_t rowElems) -> Value {
+    if (rowElems == kWgmmaRowElems)
+      return emitMmaSyncSwizzle(ctx, b, stagedRow, col, kWgmmaRowElems);
+    Value block = arith::DivUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
+    Value inBlock = arith::RemUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
+    return arith::AddIOp::create(
+        b, ctx.loc,
+        arith::MulIOp::create(b, ctx.loc, block, c(rows * kWgmmaRowElems)),
+        emitMmaSyncSwizzle(ctx, b, stagedRow, inBlock, kWgmmaRowElems));
+  };
   if (isA) {
     if (p.isWgmma())
-      return emitMmaSyncSwizzle(
-          ctx, b, emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps), col, p.k);
+      return wgmmaBlocks(emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps), col,
+                         p.m, p.k);
     return emitMmaSyncSwizzle(ctx, b, row, col, p.kMajorA ? p.m : p.k);
   }
   if (p.transB)
-    return emitMmaSyncSwizzle(ctx, b, row, col, p.k);
+    return p.isWgmma() ? wgmmaBlocks(row, col, p.n, p.k)
+                       : emitMmaSyncSwizzle(ctx, b, row, col, p.k);
   if (!p.kMajorB) // transposed element by element into rows of K
     return emitMmaSyncSwizzle(ctx, b, col, row, p.k);
   if (!p.isWgmma())
     return emitMmaSyncSwizzle(ctx, b, row, col, p.n);
-  // wgmma's N-major B: column col / 64 holds every K row's 64 elements.
-  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
-  Value column = arith::DivUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
-  Value inColumn = arith::RemUIOp::create(b, ctx.loc, col, c(kWgmmaRowElems));
-  return arith::AddIOp::create(
-      b, ctx.loc,
-      arith::MulIOp::create(b, ctx.loc, column, c(p.k * kWgmmaRowElems)),
-      emitMmaSyncSwizzle(ctx, b, row, inColumn, kWgmmaRowElems));
+  // wgmma's N-major B: the K rows of N in blocks (columns) of 64 N.
+  return wgmmaBlocks(row, col, p.k, p.n);
 }
 
 /// Stores operand A into its swizzled buffer: a is MxK (coords (m, k)) or,

@@ -72,6 +72,14 @@ kbench::gpu_lowering::whyNotTmaPipeline(scf::ForOp loop, int64_t numWarps,
         .str();
   if (std::optional<std::string> why = whyNotWgmma(mma, numWarps, stages))
     return why;
+  int64_t k = mma.getA().getType().getDimSize(1);
+  if (k != kWgmmaRowElems)
+    return llvm::formatv("tile.operand_copies = tma copies boxes of one "
+                         "128-byte swizzle row, K tiles of {0} elements, and "
+                         "this tile.mma's K tile is {1}; set BK to {0} or use "
+                         "operand_copies cp_async",
+                         kWgmmaRowElems, k)
+        .str();
   if (!mma.getTransposeB())
     return std::string(
         "tile.operand_copies = tma copies B as NxK boxes (rows of K), and "

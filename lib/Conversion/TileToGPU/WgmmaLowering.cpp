@@ -14,7 +14,9 @@
 //   Rows of K (A, and an NxK B): the stride byte offset is 1024, between
 //   8-row groups; the leading byte offset is unused by K-major swizzled
 //   layouts (16); a k16 step advances the start address by 32 bytes inside
-//   the swizzled row, which the hardware swizzles as it addresses it.
+//   the swizzled row, which the hardware swizzles as it addresses it, and
+//   every fourth step starts on the next block of 64 K elements (a K tile
+//   of 128 is staged as two such blocks, each with all the rows).
 //
 //   A KxN B, N-major (imm-trans-b = 1, NVVM's layout "row" for B): each
 //   128-byte row holds 64 N elements of one k, 8 rows of k form a
@@ -201,10 +203,15 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
   auto shape = NVVM::MMAShapeAttr::get(mlirCtx, kWgmmaM, p.n, kWgmmaK);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t kk = 0; kk < p.k / kWgmmaK; ++kk) {
-    // A k16 step is 32 bytes further along the swizzled rows of K, or 16
-    // rows further down B's N-major columns.
-    int64_t stepOffset = kk * kWgmmaK * 2 >> 4;
-    int64_t stepOffsetB = nMajorB ? kk * kWgmmaK * kRowBytes >> 4 : stepOffset;
+    // A k16 step is 32 bytes further along a swizzled row of K; every 4
+    // steps the next block of 64 K elements begins (all M or N rows of the
+    // block before it further on). In B's N-major columns it is 16 rows
+    // further down.
+    int64_t block = kk * kWgmmaK / kWgmmaRowElems;
+    int64_t inRow = kk * kWgmmaK % kWgmmaRowElems * 2;
+    int64_t stepOffset = (block * p.m * kRowBytes + inRow) >> 4;
+    int64_t stepOffsetB = nMajorB ? kk * kWgmmaK * kRowBytes >> 4
+                                  : (block * p.n * kRowBytes + inRow) >> 4;
     Value stepB = arith::AddIOp::create(b, loc, descB, constant(stepOffsetB));
     for (int64_t tile = 0; tile < accs.tiles; ++tile) {
       Value stepA = arith::AddIOp::create(

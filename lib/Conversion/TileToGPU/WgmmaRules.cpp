@@ -46,10 +46,10 @@ kbench::gpu_lowering::whyNotWgmma(tile::MmaOp op, int64_t numWarps,
                          kWgmmaRowElems, n)
         .str();
   int64_t k = a.getDimSize(1);
-  if (k != kWgmmaRowElems)
-    return llvm::formatv("impl = wgmma stages rows of K = {0} elements (one "
-                         "128-byte swizzle row), got a K tile of {1}; set BK "
-                         "to {0}",
+  if (k % kWgmmaRowElems != 0)
+    return llvm::formatv("impl = wgmma stages rows of K in blocks of {0} "
+                         "elements (one 128-byte swizzle row each), got a K "
+                         "tile of {1}; set BK to a multiple of {0}",
                          kWgmmaRowElems, k)
         .str();
   int64_t warpgroupWarps = kSm90aLimits.warpgroupWarps;

@@ -1,16 +1,19 @@
 // Search space of the attention tasks (docs/search.md, "The space"): the
 // default space would tune the kernel's params on SIMT tile.mma and let the
 // head-dim tile BD drop below the head dim (refused at run time by the
-// `D <= BD` fact). This one keeps what the default schedule found
-// (impl = mma_sync with warp_split(rows), vector_width 8, BD = 128) and
-// searches warps, query rows (BM), keys per step (BN) and the prefetch depth
-// of the key loop (stages; 1 = no prefetch). warp_split(rows) needs 16 rows
-// of BM per warp. The second constraint bounds the f32 accumulators a
-// thread holds, the output's BM x 128 and the scores' BM x BN, to 96: on
-// the H200 machine (2026-12-03) 128 x 64 on 8 warps (exactly 96) held 255
-// registers without spills and was the fastest point tried with 2 stages;
-// 64 x 64 on 4 warps (also 96) spilled. The default schedule is the point
-// num_warps 8, BM 128, BN 64, stages 2.
+// `D <= BD` fact). This one keeps vector_width 8 and BD = 128 and searches
+// the tensor-core impl (mma_sync with warp_split(rows), or wgmma), warps,
+// query rows (BM), keys per step (BN) and the prefetch depth of the key
+// loop (stages; 1 = no prefetch). Both impls need 16 rows of BM per warp
+// (warp_split(rows) gives each warp 16-row slabs; wgmma gives each
+// warpgroup of 4 warps 64-row tiles). mma_sync is picked before the tile
+// sizes, so that the shared-memory estimate counts its bf16 buffers; wgmma
+// after them, since its warpgroups need the larger BM first. The second
+// constraint bounds the f32 accumulators a thread holds, the output's
+// BM x 128 and the scores' BM x BN, to 96: on the H200 machine (2026-12-03)
+// 128 x 64 on 8 warps (exactly 96) held 255 registers without spills. The
+// default schedule is the point num_warps 8, BM 128, BN 64, stages 2,
+// mma_impl wgmma (schedules/mma_sync.mlir is the same point on mma_sync).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
@@ -20,14 +23,23 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %num_warps = transform.tune.knob<"num_warps"> options = [4, 8, 16] -> !transform.param<i64>
     transform.tile.set_num_warps %k %num_warps : !transform.any_op
-    transform.tile.mma_impl %k mma_sync : !transform.any_op
     %BM = transform.tune.knob<"BM"> options = [64, 128, 256] -> !transform.param<i64>
     %BN = transform.tune.knob<"BN"> options = [16, 32, 64, 128] -> !transform.param<i64>
-    transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
-    transform.tile.vector_width %k 8 : !transform.any_op
-    transform.tile.mma_warp_split %k rows : !transform.any_op
     %stages = transform.tune.knob<"stages"> options = [1, 2, 3] -> !transform.param<i64>
-    transform.tile.pipeline %k stages %stages : !transform.any_op
+    transform.tune.alternatives<"mma_impl"> {
+      transform.tile.mma_impl %k mma_sync : !transform.any_op
+      transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
+      transform.tile.mma_warp_split %k rows : !transform.any_op
+      transform.tile.vector_width %k 8 : !transform.any_op
+      transform.tile.pipeline %k stages %stages : !transform.any_op
+      transform.yield
+    }, {
+      transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
+      transform.tile.mma_impl %k wgmma : !transform.any_op
+      transform.tile.vector_width %k 8 : !transform.any_op
+      transform.tile.pipeline %k stages %stages : !transform.any_op
+      transform.yield
+    }
     transform.yield
   }
 }

@@ -17,7 +17,7 @@ tile.kernel @nothing_to_prefetch(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
   %nk = tile.num_tiles %Kv[0] : !tile.part<32x16xf32, pad = zero>
   %z = arith.constant dense<0.0> : tensor<32x32xf32>
   %q = tile.load %Qv[%m, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
-  // expected-error @below {{'scf.for' op tile.pipeline_stages = 2: this scf.for is neither a K loop (a body that only loads the two operands of one tile.mma accumulating into the single iter_arg) nor a loop whose impl = mma_sync tile.mma ops read an operand loaded in the loop body; use stages 1}}
+  // expected-error @below {{'scf.for' op tile.pipeline_stages = 2: this scf.for is neither a K loop (a body that only loads the two operands of one tile.mma accumulating into the single iter_arg) nor a loop whose mma_sync or wgmma tile.mma ops read an operand loaded in the loop body; use stages 1}}
   %s = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %z) -> (tensor<32x32xf32>) {
     %kf = tile.load %Kv[%j, %c0] : !tile.part<32x16xf32, pad = zero> -> tensor<32x16xf32>
     %k = arith.truncf %kf : tensor<32x16xf32> to tensor<32x16xbf16>

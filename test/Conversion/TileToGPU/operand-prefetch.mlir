@@ -132,3 +132,52 @@ tile.kernel @prefetch_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
   tile.store %c3, %Cv[%b, %m, %n] : tensor<1x32x32xf32>, !tile.part<1x32x32xf32>
   tile.return
 }
+
+// -----
+
+// The prefetch serves wgmma too: the key tile (NxK, K = BD = 128 in two
+// blocks of 64) and the value tile (KxN, staged N-major) are copied one
+// iteration ahead into 1024-byte aligned stage buffers, where the wgmma
+// descriptors read them; wgmma reads through the async proxy, so each
+// iteration fences after its wait, before the barrier that publishes the
+// tiles. The probabilities are staged from registers as the A of the second
+// mma.
+
+// CHECK-LABEL: gpu.func @prefetch_wgmma
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+tile.kernel @prefetch_wgmma(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                            %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 64, BN = 64, BD = 128, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<64x128xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<64x128xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<64x128xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<64x128xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %s = tile.mma %q, %k, %zs impl(wgmma) {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %r = tile.mma %p, %v, %acc impl(wgmma) : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+    scf.yield %r : tensor<64x128xf32>
+  } {tile.pipeline_stages = 2 : i64}
+  tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
+  tile.return
+}

@@ -76,7 +76,7 @@ tile.kernel @k32(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
   %a = arith.constant dense<1.0> : tensor<64x32xbf16>
   %b = arith.constant dense<1.0> : tensor<64x32xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op impl = wgmma stages rows of K = 64 elements (one 128-byte swizzle row), got a K tile of 32; set BK to 64}}
+  // expected-error @+1 {{'tile.mma' op impl = wgmma stages rows of K in blocks of 64 elements (one 128-byte swizzle row each), got a K tile of 32; set BK to a multiple of 64}}
   %c = tile.mma %a, %b, %z impl(wgmma) {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
   tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return

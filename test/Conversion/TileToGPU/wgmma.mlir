@@ -175,3 +175,40 @@ tile.kernel @wgmma_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
   tile.store %c3, %Cv[%b, %m, %n] : tensor<1x64x128xf32>, !tile.part<1x64x128xf32>
   tile.return
 }
+
+// -----
+
+// A K tile of 128 is staged as two blocks of 64 K elements, each with all
+// the rows (A: 64 rows, 8192 bytes a block; B: 32 rows, 4096 bytes): the
+// first four k16 steps read block 0 at 32-byte steps (descriptor + 0, 2, 4,
+// 6), the next four block 1 (A + 512 + 0, 2, 4, 6; B + 256 + ...).
+
+// CHECK-LABEL: gpu.func @wgmma_k128
+// CHECK: arith.divui %{{.*}}, %c64
+// CHECK: arith.muli %{{.*}}, %c4096
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: arith.addi %{{.*}}, %c6_i64 : i64
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: arith.addi %{{.*}}, %c256_i64 : i64
+// CHECK: arith.addi %{{.*}}, %c512_i64 : i64
+// CHECK: nvvm.wgmma.mma_async
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+tile.kernel @wgmma_k128(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                        %B: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                        %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {BM = 64, BN = 32, BK = 128, num_warps = 4, vector_width = 8} requires ["K <= BK"] {
+  %Av = tile.partition %A tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<32x128xbf16, pad = zero>
+  %Cv = tile.partition %C tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x32xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x32xf32>
+  %c0 = arith.constant 0 : index
+  %a = tile.load %Av[%m, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+  %b = tile.load %Bv[%n, %c0] : !tile.part<32x128xbf16, pad = zero> -> tensor<32x128xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %c = tile.mma %a, %b, %z impl(wgmma) {transpose_b} : tensor<64x128xbf16>, tensor<32x128xbf16> -> tensor<64x32xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x32xf32>, !tile.part<64x32xf32>
+  tile.return
+}

@@ -11,11 +11,12 @@
 //     m64nNk16 instructions (N = the whole accumulator width, 8..256) whose
 //     A and B are read by the tensor cores straight from shared memory
 //     through 64-bit matrix descriptors;
-//   - A (MxK) and B (NxK, transpose_b) are staged as rows of K = 64
-//     elements, 128 bytes, in the 128-byte swizzle the descriptors name
-//     (16-byte chunk c of row r at chunk c ^ (r % 8)), in buffers aligned to
-//     1024 bytes (the swizzle's repeat, so that the address bits the
-//     hardware swizzles on are the row's); a KxN B (no transpose_b, N a
+//   - A (MxK) and B (NxK, transpose_b) are staged as rows of K in blocks of
+//     64 elements, 128 bytes (block j holds every row's K elements 64 j ..
+//     64 j + 63), in the 128-byte swizzle the descriptors name (16-byte
+//     chunk c of row r at chunk c ^ (r % 8)), in buffers aligned to 1024
+//     bytes (the swizzle's repeat, so that the address bits the hardware
+//     swizzles on are the row's); a KxN B (no transpose_b, N a
 //     multiple of 64) is staged N-major: N / 64 columns, one after the
 //     other, each its K rows of 64 N elements in the same swizzle, which
 //     wgmma reads transposed (imm-trans-b);
@@ -40,7 +41,8 @@ namespace kbench::gpu_lowering {
 
 /// The wgmma instruction shape for 16-bit operands: m64nNk16 per warpgroup.
 inline constexpr int64_t kWgmmaM = 64, kWgmmaK = 16, kWgmmaMaxN = 256;
-/// K elements per staged row: one 128-byte swizzle row of 16-bit elements.
+/// K elements per staged row block (the K tile is a multiple): one 128-byte
+/// swizzle row of 16-bit elements.
 inline constexpr int64_t kWgmmaRowElems = 64;
 /// Alignment of a staged operand buffer: the 128-byte swizzle's repeat.
 inline constexpr int64_t kWgmmaBufferAlign = 1024;

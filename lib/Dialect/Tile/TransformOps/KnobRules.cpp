@@ -356,7 +356,7 @@ kbench::transform::checkPipelinableLoop(scf::ForOp loop, StringRef what) {
       (what + ": this scf.for is not a loop tile-to-gpu can pipeline; a K "
               "loop's body only loads the two operands of one tile.mma "
               "that accumulates into the loop's single iter_arg, and an "
-              "operand prefetch needs an impl = mma_sync tile.mma with an "
+              "operand prefetch needs an mma_sync or wgmma tile.mma with an "
               "operand loaded in the loop body (match that loop, or the "
               "kernel to set every such loop)")
           .str(),

@@ -458,7 +458,7 @@ PipelineOp::apply(mlir::transform::TransformRewriter &,
       *this, getTarget(), state, isPipelineTarget,
       "loop tile-to-gpu can pipeline (an scf.for whose body only loads the "
       "two operands of one tile.mma accumulating into its single "
-      "iter_arg, or whose impl = mma_sync tile.mma ops read an operand "
+      "iter_arg, or whose mma_sync or wgmma tile.mma ops read an operand "
       "loaded in the loop body)",
       kernels, loops);
   if (!found.succeeded())

@@ -207,7 +207,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mma_impl: impl = wgmma stages rows of K = 64 elements (one 128-byte swizzle row), got a K tile of 32; set BK to 64}}
+    // expected-error @below {{transform.tile.mma_impl: impl = wgmma stages rows of K in blocks of 64 elements (one 128-byte swizzle row each), got a K tile of 32; set BK to a multiple of 64}}
     transform.tile.mma_impl %k wgmma : !transform.any_op
     transform.yield
   }
@@ -244,7 +244,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.tile.mma_impl %k wgmma : !transform.any_op
-    // expected-error @below {{transform.tile.set_params: impl = wgmma stages rows of K = 64 elements (one 128-byte swizzle row), got a K tile of 32; set BK to 64}}
+    // expected-error @below {{transform.tile.set_params: impl = wgmma stages rows of K in blocks of 64 elements (one 128-byte swizzle row each), got a K tile of 32; set BK to a multiple of 64}}
     transform.tile.set_params %k {BK = 32} : !transform.any_op
     transform.yield
   }

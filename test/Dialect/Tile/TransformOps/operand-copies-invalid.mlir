@@ -178,7 +178,7 @@ module attributes {transform.with_named_sequence} {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.tile.pipeline %k stages 4 : !transform.any_op
     transform.tile.operand_copies %k tma : !transform.any_op
-    // expected-error @below {{transform.tile.set_params: impl = wgmma stages rows of K = 64 elements}}
+    // expected-error @below {{transform.tile.set_params: impl = wgmma stages rows of K in blocks of 64 elements}}
     transform.tile.set_params %k {BK = 32} : !transform.any_op
     transform.yield
   }
@@ -267,6 +267,43 @@ module attributes {transform.with_named_sequence} {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.tile.pipeline %k stages 3 : !transform.any_op
     // expected-error @below {{transform.tile.operand_copies: tile.operand_copies = tma copies B as NxK boxes (rows of K), and this tile.mma's B is KxN (no transpose_b); use operand_copies cp_async, whose copies stage a KxN B as rows of N}}
+    transform.tile.operand_copies %k tma : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// TMA boxes are one 128-byte swizzle row wide: K tiles of 64 only (wgmma
+// itself takes K tiles of 128 as two blocks).
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 128, BN = 128, BK = 128, num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x128xbf16, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x128xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+    %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<128x128xbf16, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    // expected-note @below {{this scf.for}}
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x128xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<128x128xbf16, pad = zero> -> tensor<128x128xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<128x128xbf16, pad = zero> -> tensor<128x128xbf16>
+      %r = tile.mma %x, %w, %a impl(wgmma) {transpose_b} : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>
+      scf.yield %r : tensor<128x128xf32>
+    }
+    tile.store %acc, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.pipeline %k stages 3 : !transform.any_op
+    // expected-error @below {{transform.tile.operand_copies: tile.operand_copies = tma copies boxes of one 128-byte swizzle row, K tiles of 64 elements, and this tile.mma's K tile is 128; set BK to 64 or use operand_copies cp_async}}
     transform.tile.operand_copies %k tma : !transform.any_op
     transform.yield
   }

@@ -211,47 +211,6 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A wgmma in the loop.
-module attributes {transform.with_named_sequence} {
-  tile.kernel @wgmma(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
-                 %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
-                 %V: memref<?x?xbf16> {tile.dims = ["S", "E"]},
-                 %O: memref<?x?xf32> {tile.dims = ["M", "E"]})
-      params {BM = 64, BN = 32, BD = 16, BE = 16, num_warps = 4} requires ["D <= BD", "E <= BE"] {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x16xbf16, pad = zero>
-    %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
-    %Vv = tile.partition %V tile [BN, BE] pad(zero) : memref<?x?xbf16> -> !tile.part<32x16xbf16, pad = zero>
-    %Ov = tile.partition %O tile [BM, BE] : memref<?x?xf32> -> !tile.part<64x16xf32>
-    %m = tile.grid %Ov dims [0] : !tile.part<64x16xf32>
-    %nk = tile.num_tiles %Kv[0] : !tile.part<32x16xbf16, pad = zero>
-    %zs = arith.constant dense<0.0> : tensor<64x32xf32>
-    %zo = arith.constant dense<0.0> : tensor<64x16xf32>
-    %q = tile.load %Qv[%m, %c0] : !tile.part<64x16xbf16, pad = zero> -> tensor<64x16xbf16>
-    // expected-note @below {{this scf.for}}
-    %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<64x16xf32>) {
-      %k = tile.load %Kv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
-      %v = tile.load %Vv[%j, %c0] : !tile.part<32x16xbf16, pad = zero> -> tensor<32x16xbf16>
-      %s = tile.mma %q, %k, %zs impl(mma_sync) warp_split(rows) {transpose_b} : tensor<64x16xbf16>, tensor<32x16xbf16> -> tensor<64x32xf32>
-      %p = arith.truncf %s : tensor<64x32xf32> to tensor<64x32xbf16>
-      %r = tile.mma %p, %v, %acc impl(wgmma) : tensor<64x32xbf16>, tensor<32x16xbf16> -> tensor<64x16xf32>
-      scf.yield %r : tensor<64x16xf32>
-    }
-    tile.store %o, %Ov[%m, %c0] : tensor<64x16xf32>, !tile.part<64x16xf32>
-    tile.return
-  }
-
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: the operand prefetch of a loop that is not a K loop serves impl = mma_sync tile.mma ops, and this loop has an impl = wgmma one; use stages 1 or impl = mma_sync}}
-    transform.tile.pipeline %k stages 2 : !transform.any_op
-    transform.yield
-  }
-}
-
-// -----
-
 // Four stages of 128x256 key and value tiles.
 module attributes {transform.with_named_sequence} {
   tile.kernel @big(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
@@ -326,7 +285,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: @simt has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose impl = mma_sync tile.mma ops read an operand loaded in the loop body)}}
+    // expected-error @below {{transform.tile.pipeline: @simt has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose mma_sync or wgmma tile.mma ops read an operand loaded in the loop body)}}
     transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.yield
   }

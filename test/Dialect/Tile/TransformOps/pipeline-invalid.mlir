@@ -127,7 +127,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 1: this scf.for is not a loop tile-to-gpu can pipeline; a K loop's body only loads the two operands of one tile.mma that accumulates into the loop's single iter_arg, and an operand prefetch needs an impl = mma_sync tile.mma with an operand loaded in the loop body (match that loop, or the kernel to set every such loop)}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 1: this scf.for is not a loop tile-to-gpu can pipeline; a K loop's body only loads the two operands of one tile.mma that accumulates into the loop's single iter_arg, and an operand prefetch needs an mma_sync or wgmma tile.mma with an operand loaded in the loop body (match that loop, or the kernel to set every such loop)}}
     transform.tile.pipeline %loop stages 1 : !transform.any_op
     transform.yield
   }
@@ -154,7 +154,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: this scf.for is not a loop tile-to-gpu can pipeline; a K loop's body only loads the two operands of one tile.mma that accumulates into the loop's single iter_arg, and an operand prefetch needs an impl = mma_sync tile.mma with an operand loaded in the loop body (match that loop, or the kernel to set every such loop)}}
+    // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: this scf.for is not a loop tile-to-gpu can pipeline; a K loop's body only loads the two operands of one tile.mma that accumulates into the loop's single iter_arg, and an operand prefetch needs an mma_sync or wgmma tile.mma with an operand loaded in the loop body (match that loop, or the kernel to set every such loop)}}
     transform.tile.pipeline %loop stages 2 : !transform.any_op
     transform.yield
   }
@@ -181,7 +181,7 @@ module attributes {transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.pipeline: @copy has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose impl = mma_sync tile.mma ops read an operand loaded in the loop body); drop the op for this kernel}}
+    // expected-error @below {{transform.tile.pipeline: @copy has no loop tile-to-gpu can pipeline (an scf.for whose body only loads the two operands of one tile.mma accumulating into its single iter_arg, or whose mma_sync or wgmma tile.mma ops read an operand loaded in the loop body); drop the op for this kernel}}
     transform.tile.pipeline %k stages 1 : !transform.any_op
     transform.yield
   }
