@@ -1,20 +1,18 @@
-//===- PrefetchRules.h - Loops whose mma operands are prefetched -*- C++
-//-*-===//
+//===- PrefetchRules.h - Loops that prefetch mma operands -------*- C++ -*-===//
 //
 // Shared by tile-to-gpu (OperandPrefetch.cpp) and transform.tile.pipeline,
 // so that the op that asks for the prefetch and the lowering apply one rule.
 //
-// A loop that is not a K loop (getMmaLoopMma: only two loads and one mma)
-// but whose impl = mma_sync tile.mma ops read operands loaded in the loop
-// (attention: the key tile of the scores, the value tile of the output; a
-// batched matmul's K loop, whose loads go through tile.squeeze) can still
-// be pipelined: with `tile.pipeline_stages = S` (2..4) the lowering copies
-// those tiles straight from global to shared memory with cp.async, S - 1
-// iterations ahead, into S swizzled buffers per operand, and the mma reads
-// the current iteration's buffer. The rest of the body lowers as
-// usual. One barrier per iteration both publishes the tiles that landed and
-// frees the buffer the next copies overwrite (docs/gpu-lowering.md,
-// "Operand prefetch").
+// A loop that is not a K loop (getMmaLoopMma: only two loads, their
+// squeezes and one mma) but whose tensor-core (mma_sync or wgmma) tile.mma
+// ops read operands loaded in the loop (attention: the key tile of the
+// scores, the value tile of the output) can still be pipelined: with
+// `tile.pipeline_stages = S` (2..4) the lowering copies those tiles straight
+// from global to shared memory with cp.async, S - 1 iterations ahead, into S
+// swizzled buffers per operand, and the mma reads the current iteration's
+// buffer. The rest of the body lowers as usual. One barrier per iteration both
+// publishes the tiles that landed and frees the buffer the next copies
+// overwrite (docs/gpu-lowering.md, "Operand prefetch").
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,12 +39,13 @@ struct PrefetchedOperand {
   int64_t rows = 0, rowElems = 0;
 };
 
-/// The mma operands `loop` would prefetch: each A and B of every
-/// impl = mma_sync tile.mma directly in the body that is (a squeeze of) a
-/// tile.load directly in the body. Both are staged as their rows are in
-/// memory, which is how the mma_sync lowering reads every operand order
-/// but a KxN B with N not a multiple of 16 (refused). Empty when there is
-/// none or `loop` is a K loop.
+/// The mma operands `loop` would prefetch: each A and B of every mma_sync
+/// or wgmma tile.mma directly in the body that is (a squeeze of) a
+/// tile.load directly in the body. Both are copied as their rows are in
+/// memory, to where the impl reads them (emitStagedOffset): every operand
+/// order of mma_sync but a KxN B with N not a multiple of 16 (refused), and
+/// the operand orders wgmma's own rules admit. Empty when there is none or
+/// `loop` is a K loop.
 llvm::SmallVector<PrefetchedOperand>
 getPrefetchedOperands(mlir::scf::ForOp loop);
 
