@@ -281,8 +281,15 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
                        a.vec);
     else
       emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, elements);
-    if (stagesHere && inLoop(op))
-      ctx.barrier(b); // the next staging overwrites the buffers
+    // In a loop the next iteration's staging overwrites the buffers, so the
+    // reads of this one must end first: a barrier, unless the loop
+    // prefetches an operand of this mma, whose lowering puts a barrier at
+    // the head of every iteration (OperandPrefetch.cpp), before this op's
+    // next staging; the reads here are complete by then (mma_sync reads
+    // with ldmatrix, and each wgmma group is waited for).
+    bool loopHeadBarrier = prefetchedA || prefetchedB;
+    if (stagesHere && inLoop(op) && !loopHeadBarrier)
+      ctx.barrier(b);
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);
     rewriter.replaceOp(op, convertLayout(ctx, b, {result, p->acc},
                                          layoutOf(op.getResult()), op)

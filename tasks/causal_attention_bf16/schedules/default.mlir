@@ -8,18 +8,20 @@
 // the key and value tiles with cp.async one step ahead into 1024-byte
 // aligned stage buffers (fence.proxy.async, then one barrier per key tile);
 // the bf16 probabilities go through shared memory as the A of the second
-// wgmma. The accumulators keep every row inside one warp (the wgmma D
+// wgmma (one barrier publishes them; the next iteration's head barrier
+// comes before they are overwritten, so none follows the mma). The accumulators keep every row inside one warp (the wgmma D
 // fragment), so the online softmax's row max and sum need no shared memory.
 // set_params runs before mma_impl: wgmma on two warpgroups needs BM = 128.
 // 255 registers, no spills.
 //
 // On the H200 machine (2026-12-04, docs/results.md) at 128 x 4096 x 128:
-// 4220.3 us for attention_bf16 and 2884.3 us for causal_attention_bf16,
-// against 5290.7 and 3650.5 us for the mma_sync schedule (schedules/
-// mma_sync.mlir) and 1804.5 / 1016.0 us for cudnn's
-// scaled_dot_product_attention the same day (0.43x and 0.35x). 1 stage
-// (no prefetch) was 12% and 10% slower, 3 stages 3% slower, 64 x 64 tiles
-// on 4 warps 5% and 1% slower (and spilled).
+// 4091.2 us for attention_bf16 and 2820.4 us for causal_attention_bf16
+// (4220.3 and 2884.3 us with a third barrier per key tile), against 5290.7
+// and 3650.5 us for the mma_sync schedule (schedules/mma_sync.mlir) and
+// 1804.5 / 1016.0 us for cudnn's scaled_dot_product_attention the same day
+// (0.44x and 0.36x). 1 stage (no prefetch) was 12% and 10% slower, 3
+// stages 3% slower, 64 x 64 tiles on 4 warps 5% and 1% slower (and
+// spilled).
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \

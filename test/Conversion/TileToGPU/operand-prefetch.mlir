@@ -141,7 +141,8 @@ tile.kernel @prefetch_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
 // descriptors read them; wgmma reads through the async proxy, so each
 // iteration fences after its wait, before the barrier that publishes the
 // tiles. The probabilities are staged from registers as the A of the second
-// mma.
+// mma, published by a barrier; no barrier follows that mma: the next
+// iteration's head barrier comes before the next staging.
 
 // CHECK-LABEL: gpu.func @prefetch_wgmma
 // CHECK: scf.for
@@ -151,7 +152,10 @@ tile.kernel @prefetch_bmm(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
 // CHECK: nvgpu.device_async_copy
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
 // CHECK: nvvm.cp.async.wait.group 0
 tile.kernel @prefetch_wgmma(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
