@@ -385,9 +385,10 @@ def MmaImplOp : Tile_TransformOp<"mma_impl"> {
     accumulator (f32 operands would need tf32, which no task opts into);
     for `mma_sync`, a tile size is not a multiple of the m16n8k16 shape or
     the accumulator does not split over num_warps into warp tiles of 16-row
-    and 8-column multiples; for `wgmma`, A is not MxK or B not NxK
-    (transpose_b), the K tile is not 64, num_warps is not a multiple of 4,
-    M is not a multiple of 64 per warpgroup or N exceeds 256; or the staged
+    and 8-column multiples; for `wgmma`, A is not MxK, a KxN B (no
+    transpose_b) has N not a multiple of 64, the K tile is not a multiple of
+    64, num_warps is not a multiple of 4, M is not a multiple of 64 per
+    warpgroup or N exceeds 256; or the staged
     operands exceed the shared memory of one CTA. Later set_num_warps,
     set_params and pipeline ops recheck these rules, with the cp.async ones
     for a K loop of more than one stage. An impl other than mma_sync drops
@@ -439,8 +440,9 @@ def OperandCopiesOp : Tile_TransformOp<"operand_copies"> {
     barrier per step) or `tma` (one thread copies each operand tile with
     cp.async.bulk.tensor through tensor maps the runner encodes, and
     mbarriers pace the copies against the wgmma groups; A in 8-row boxes,
-    B in one box; docs/gpu-lowering.md, "TMA operand copies"). The rules are
-    the lowering's own (TmaRules.h).
+    B in one box; rank-2 operands, an NxK B and K tiles of 64 only;
+    docs/gpu-lowering.md, "TMA operand copies"). The rules are the
+    lowering's own (TmaRules.h).
 
     `%target` holds `scf.for` ops inside a `tile.kernel`, or `tile.kernel`
     ops, which stand for all their K loops. If any loop fails, every loop of
