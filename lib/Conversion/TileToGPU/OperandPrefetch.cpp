@@ -36,7 +36,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ChunkCopy.h"
 #include "TensorCore.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
@@ -136,28 +135,10 @@ private:
   /// `inRange` is false.
   void copyTile(const StagedOperand &staged, ArrayRef<Value> starts,
                 Value inRange, Value stage, bool aligned) {
-    Location loc = ctx.loc;
-    const View &view = staged.view;
-    int64_t rowElems = staged.operand.rowElems;
-    int64_t chunksPerRow = rowElems / 8;
-    int64_t chunks = staged.operand.rows * chunksPerRow;
-    int64_t threads = 32 * ctx.numWarps;
-    Value stageBase = arith::MulIOp::create(b, loc, stage, c(staged.stageSize));
-    for (int64_t first = 0; first < chunks; first += threads) {
-      Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, c(first));
-      Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
-      Value col = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
-      ChunkSource source =
-          getChunkSource(ctx, b, view, starts, row, col, inRange);
-      Value dst = arith::AddIOp::create(
-          b, loc, stageBase,
-          emitStagedOffset(ctx, b, staged.plan, staged.operand.isA, row, col));
-      if (aligned)
-        emitChunkCopyAsync(ctx, b, view, source, staged.buffer, dst);
-      else
-        emitChunkCopyByElements(ctx, b, view, source, staged.buffer, dst);
-    }
+    Value stageBase =
+        arith::MulIOp::create(b, ctx.loc, stage, c(staged.stageSize));
+    emitStagedTileCopy(ctx, b, staged.plan, staged.operand.isA, staged.view,
+                       starts, inRange, staged.buffer, stageBase, aligned);
   }
 
   KernelContext &ctx;
@@ -197,8 +178,6 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
   SmallVector<StagedOperand, 4> operands;
   Value rowsAligned;
-  // wgmma reads the stages through the async proxy.
-  bool needsProxyFence = false;
   for (const PrefetchedOperand &operand : getPrefetchedOperands(op)) {
     tile::LoadOp load = operand.load;
     FailureOr<View> view = lookupView(
@@ -214,7 +193,6 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     staged.buffer =
         ctx.allocShared(b, view->elementType, stages * staged.stageSize,
                         plan->bufferAlignment());
-    needsProxyFence |= plan->isWgmma();
     Value aligned = ctx.divisibleBy(b, view->dims.back(), 8);
     rowsAligned =
         rowsAligned
@@ -244,11 +222,12 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
         b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
     Value stage = arith::RemUIOp::create(b, loc, iteration, c(stages));
     NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
-    if (needsProxyFence)
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+    // wgmma reads the stages through the async proxy.
+    if (const StagedOperand *wgmma = llvm::find_if(
+            operands,
+            [](const StagedOperand &staged) { return staged.plan.isWgmma(); });
+        wgmma != operands.end())
+      emitStagingFence(ctx, b, wgmma->plan);
     ctx.barrier(b);
     Value ahead = arith::AddIOp::create(
         b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));

@@ -299,6 +299,44 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
 };
 } // namespace
 
+/// Copies chunk `chunk` of the operand tile of `view` at `starts` (rows of
+/// `rowElems`, consecutive chunks along a row) to its staged place in
+/// `buffer` after `stageBase`: with cp.async (`async`) or element loads.
+static void emitStagedChunk(KernelContext &ctx, OpBuilder &b,
+                            const TensorCorePlan &p, bool isA, const View &view,
+                            ArrayRef<Value> starts, Value chunk,
+                            int64_t rowElems, Value inRange, Value buffer,
+                            Value stageBase, bool async) {
+  Location loc = ctx.loc;
+  Value chunksPerRow = ctx.constIndex(b, rowElems / 8);
+  Value row = arith::DivUIOp::create(b, loc, chunk, chunksPerRow);
+  Value col = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, chunk, chunksPerRow),
+      ctx.constIndex(b, 8));
+  ChunkSource source = getChunkSource(ctx, b, view, starts, row, col, inRange);
+  Value dst = arith::AddIOp::create(b, loc, stageBase,
+                                    emitStagedOffset(ctx, b, p, isA, row, col));
+  if (async)
+    emitChunkCopyAsync(ctx, b, view, source, buffer, dst);
+  else
+    emitChunkCopyByElements(ctx, b, view, source, buffer, dst);
+}
+
+void kbench::gpu_lowering::emitStagedTileCopy(KernelContext &ctx, OpBuilder &b,
+                                              const TensorCorePlan &p, bool isA,
+                                              const View &view,
+                                              ArrayRef<Value> starts,
+                                              Value inRange, Value buffer,
+                                              Value stageBase, bool async) {
+  auto [rows, rowElems] = getStagedTileShape(p, isA);
+  int64_t chunks = rows * rowElems / 8;
+  for (int64_t first = 0; first < chunks; first += 32 * p.numWarps)
+    emitStagedChunk(ctx, b, p, isA, view, starts,
+                    arith::AddIOp::create(b, ctx.loc, ctx.threadId,
+                                          ctx.constIndex(b, first)),
+                    rowElems, inRange, buffer, stageBase, async);
+}
+
 void kbench::gpu_lowering::emitSynchronousTileCopy(
     KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p, const View &view,
     ArrayRef<Value> starts, Value inRange, Value buffer, Value stageBase,
@@ -328,13 +366,8 @@ void kbench::gpu_lowering::emitSynchronousTileCopy(
   // The thread's chunk: consecutive threads along a row.
   Value chunk =
       arith::AddIOp::create(b, loc, ctx.threadId, chunkLoop.getInductionVar());
-  Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
-  Value col = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)), c(8));
-  ChunkSource source = getChunkSource(ctx, b, view, starts, row, col, inRange);
-  Value dst = arith::AddIOp::create(b, loc, stageBase,
-                                    emitStagedOffset(ctx, b, p, isA, row, col));
-  emitChunkCopyByElements(ctx, b, view, source, buffer, dst);
+  emitStagedChunk(ctx, b, p, isA, view, starts, chunk, rowElems, inRange,
+                  buffer, stageBase, /*async=*/false);
 }
 
 /// The first global coordinate of `load`'s tile along each dim, its indices
@@ -418,7 +451,6 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
       ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());
   Value bufB =
       ctx.allocShared(b, p->operandType, stages * sizeB, p->bufferAlignment());
-  int64_t threads = 32 * ctx.numWarps;
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
 
   LoopStepEmitter steps(*op.getBody(), op.getInductionVar(), rewriter);
@@ -441,25 +473,12 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                         int64_t stageSize, bool isA, bool synchronous) {
       SmallVector<Value> starts = getTileStarts(ctx, b, load, view, lookup);
       Value stageBase = arith::MulIOp::create(b, loc, stage, c(stageSize));
-      if (synchronous) {
+      if (synchronous)
         emitSynchronousTileCopy(ctx, b, *p, view, starts, inRange, buffer,
                                 stageBase, isA);
-        return;
-      }
-      auto [rows, rowElems] = getStagedTileShape(*p, isA);
-      int64_t chunksPerRow = rowElems / 8;
-      for (int64_t first = 0; first < rows * chunksPerRow; first += threads) {
-        Value chunk = arith::AddIOp::create(b, loc, ctx.threadId, c(first));
-        Value row = arith::DivUIOp::create(b, loc, chunk, c(chunksPerRow));
-        Value col = arith::MulIOp::create(
-            b, loc, arith::RemUIOp::create(b, loc, chunk, c(chunksPerRow)),
-            c(8));
-        ChunkSource source =
-            getChunkSource(ctx, b, view, starts, row, col, inRange);
-        Value dst = arith::AddIOp::create(
-            b, loc, stageBase, emitStagedOffset(ctx, b, *p, isA, row, col));
-        emitChunkCopyAsync(ctx, b, view, source, buffer, dst);
-      }
+      else
+        emitStagedTileCopy(ctx, b, *p, isA, view, starts, inRange, buffer,
+                           stageBase, /*async=*/true);
     };
     auto copyBoth = [&](bool synchronous) {
       copyTile(loadA, *viewA, bufA, sizeA, /*isA=*/true, synchronous);

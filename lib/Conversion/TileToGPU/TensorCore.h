@@ -128,12 +128,20 @@ mlir::Value emitStagedOffset(KernelContext &ctx, mlir::OpBuilder &b,
                              mlir::Value col);
 
 /// Copies the operand tile of `view` that starts at `starts` (one global
-/// coordinate per dim of the view; dims before the last two are unit) into
-/// the stage buffer `buffer` at element `stageBase`, each element at
-/// emitStagedOffset, without cp.async: per 16-byte chunk, element loads
-/// (zero past the memref, or everywhere when `inRange` is false) and one
-/// shared store, in a loop LLVM must not unroll. The fallback of the
-/// pipelined loops where rows are not 16-byte aligned.
+/// coordinate per dim; dims before the last two are unit) into the stage
+/// buffer `buffer` at element `stageBase`, each 16-byte chunk at
+/// emitStagedOffset: cp.async (`async`; rows of a multiple of 8 elements)
+/// or element loads and one shared store, unrolled over the thread's
+/// chunks; past the memref, or everywhere when `inRange` is false, zeros.
+void emitStagedTileCopy(KernelContext &ctx, mlir::OpBuilder &b,
+                        const TensorCorePlan &p, bool isA, const View &view,
+                        llvm::ArrayRef<mlir::Value> starts, mlir::Value inRange,
+                        mlir::Value buffer, mlir::Value stageBase, bool async);
+
+/// emitStagedTileCopy with element loads, in a loop LLVM must not unroll:
+/// the fallback of the pipelined K loops where rows are not 16-byte
+/// aligned, whose accumulators leave no registers for every chunk's loads
+/// at once.
 void emitSynchronousTileCopy(KernelContext &ctx, mlir::OpBuilder &b,
                              const TensorCorePlan &p, const View &view,
                              llvm::ArrayRef<mlir::Value> starts,
