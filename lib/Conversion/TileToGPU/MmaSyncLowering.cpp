@@ -88,25 +88,6 @@ static SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
   return regs;
 }
 
-/// The A fragment of the warp's row tile `i` at k16 step `kk` from `a`, the
-/// thread's elements in getMmaSyncOperandALayout order: registers a0..a3 are
-/// rows g and g + 8 (row repeats 2i, 2i + 1) at columns 2t of the k step's
-/// first and second 8-column tile (column positions 4kk and 4kk + 2).
-static SmallVector<Value> registerFragmentA(OpBuilder &b, Location loc,
-                                            const TensorCorePlan &p, Value a,
-                                            int64_t i, int64_t kk) {
-  int64_t rowStride = p.k / 4; // column positions per row repeat
-  SmallVector<Value> regs;
-  for (int64_t reg = 0; reg < 4; ++reg) {
-    int64_t flat = (2 * i + reg % 2) * rowStride + 4 * kk + 2 * (reg / 2);
-    Value pair = vector::ExtractStridedSliceOp::create(
-        b, loc, a, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{2},
-        ArrayRef<int64_t>{1});
-    regs.push_back(operandRegister(b, loc, pair));
-  }
-  return regs;
-}
-
 /// ldmatrix (.trans when `transpose`) of `tiles` 8x8 matrices from `buffer`
 /// at element `offset`.
 static Value loadMatrices(OpBuilder &b, Location loc, Type elementType,
@@ -170,7 +151,10 @@ void kbench::gpu_lowering::emitMmaSyncSteps(KernelContext &ctx, OpBuilder &b,
     SmallVector<SmallVector<Value>> fragA, fragB;
     for (int64_t i = 0; i < g.tilesM; ++i) {
       if (registersA) {
-        fragA.push_back(registerFragmentA(b, loc, p, registersA, i, kk));
+        SmallVector<Value> regs;
+        for (Value pair : getRegisterFragmentA(b, loc, p, registersA, i, kk))
+          regs.push_back(operandRegister(b, loc, pair));
+        fragA.push_back(regs);
         continue;
       }
       Value at =

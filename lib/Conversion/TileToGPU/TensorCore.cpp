@@ -9,11 +9,12 @@
 // operand is transposed by this store), publishes them with a barrier and
 // runs the impl's steps (emitMmaSyncSteps, emitWgmmaSteps). An A operand
 // defined outside the loop the mma sits in (attention's query tile) is
-// staged once, before the loop. An mma_sync A operand whose layout already
-// is the A fragment of the mma's warp grid (getMmaSyncOperandALayout:
-// attention's probabilities, the bf16 cast of the score mma's result on a
-// warp_split(rows) grid) is not staged at all: its fragments are read from
-// the registers.
+// staged once, before the loop. An A operand whose layout already is the
+// A fragment of the mma (getMmaSyncOperandALayout of the mma_sync warp
+// grid; for wgmma the accumulator layout of a wgmma as wide as K) is not
+// staged at all: its fragments are read from the registers. That is
+// attention's probabilities, the bf16 cast of the score mma's result (on a
+// warp_split(rows) grid for mma_sync, always for wgmma).
 //
 // A K loop with `tile.pipeline_stages = S` (2 <= S) around such a tile.mma
 // (MmaSyncRules.h: A MxK and B NxK through zero-padded views) copies its
@@ -203,14 +204,35 @@ static void emitTensorCoreSteps(KernelContext &ctx, OpBuilder &b,
     emitMmaSyncSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
 }
 
-/// Whether A, in layout `aLayout`, already holds in every thread the
-/// mma.sync A fragments that thread needs (getMmaSyncOperandALayout), so
-/// that the mma reads it from registers and A gets no shared buffer.
+SmallVector<Value>
+kbench::gpu_lowering::getRegisterFragmentA(OpBuilder &b, Location loc,
+                                           const TensorCorePlan &p, Value a,
+                                           int64_t tile, int64_t kk) {
+  int64_t rowStride = p.k / 4; // column positions per row repeat
+  SmallVector<Value> pairs;
+  for (int64_t reg = 0; reg < 4; ++reg) {
+    int64_t flat = (2 * tile + reg % 2) * rowStride + 4 * kk + 2 * (reg / 2);
+    pairs.push_back(vector::ExtractStridedSliceOp::create(
+        b, loc, a, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{2},
+        ArrayRef<int64_t>{1}));
+  }
+  return pairs;
+}
+
+/// Whether A, in layout `aLayout`, already holds in every thread the A
+/// fragments that thread needs (getRegisterFragmentA), so that the mma reads
+/// it from registers and A gets no shared buffer. For wgmma that layout is
+/// the accumulator layout of a wgmma as wide as K on the same warps: the
+/// bf16 cast of one wgmma's result (attention's probabilities) is the A of
+/// the next without leaving the registers.
 static bool isAInFragmentRegisters(const TensorCorePlan &p,
                                    const Layout &aLayout) {
-  return !p.isWgmma() && !p.transA &&
-         aLayout ==
-             getMmaSyncOperandALayout(p.m, p.k, p.numWarps, p.grid.warpsM);
+  if (p.transA)
+    return false;
+  if (p.isWgmma())
+    return aLayout == getWgmmaLayout(p.m, p.k, p.numWarps);
+  return aLayout ==
+         getMmaSyncOperandALayout(p.m, p.k, p.numWarps, p.grid.warpsM);
 }
 
 namespace {
@@ -276,7 +298,10 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
       elements.push_back(
           vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
-    if (aInRegisters)
+    if (aInRegisters && p->isWgmma())
+      emitWgmmaSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
+                     a.vec);
+    else if (aInRegisters)
       emitMmaSyncSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
                        a.vec);
     else

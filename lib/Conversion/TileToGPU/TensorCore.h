@@ -62,6 +62,20 @@ mlir::Value emitMmaSyncSwizzle(KernelContext &ctx, mlir::OpBuilder &b,
 mlir::Value emitWgmmaStagedRow(KernelContext &ctx, mlir::OpBuilder &b,
                                mlir::Value row, int64_t m, int64_t numWarps);
 
+/// The four element pairs (vector<2xT>) of the A fragment of row tile `tile`
+/// at k16 step `kk` from `a`, the thread's A elements in the fragment layout
+/// of the impl (getMmaSyncOperandALayout for mma_sync's warp grid,
+/// getWgmmaLayout(p.m, p.k) for wgmma): pairs 0..3 are rows g and g + 8 (row
+/// repeats 2 tile and 2 tile + 1) at columns 2t of the k step's first and
+/// second 8-column tile (column positions 4 kk and 4 kk + 2). mma.sync's
+/// m16n8k16 and wgmma's m64nNk16 read A from registers in this same
+/// fragment, each warp of a warpgroup for its 16 rows of a 64-row tile.
+llvm::SmallVector<mlir::Value> getRegisterFragmentA(mlir::OpBuilder &b,
+                                                    mlir::Location loc,
+                                                    const TensorCorePlan &p,
+                                                    mlir::Value a, int64_t tile,
+                                                    int64_t kk);
+
 /// Accumulates the mma.sync steps of the whole staged K tile into `acc` (the
 /// thread's C elements in getMmaSyncLayout order), reading A and B from
 /// `bufA` and `bufB` at element offsets `baseA` and `baseB` (null: 0). When
@@ -76,11 +90,13 @@ void emitMmaSyncSteps(KernelContext &ctx, mlir::OpBuilder &b,
 
 /// The same with wgmma.mma_async (acc in getWgmmaLayout order): one
 /// emitWgmmaGroup that waits for itself, so that the buffers may be
-/// overwritten after the next barrier.
+/// overwritten after the next barrier. `registersA` as for mma_sync, in
+/// getWgmmaLayout(p.m, p.k) order.
 void emitWgmmaSteps(KernelContext &ctx, mlir::OpBuilder &b,
                     const TensorCorePlan &p, mlir::Value bufA,
                     mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
-                    llvm::SmallVectorImpl<mlir::Value> &acc);
+                    llvm::SmallVectorImpl<mlir::Value> &acc,
+                    mlir::Value registersA = {});
 
 /// The thread's accumulators (getWgmmaLayout order) as one LLVM struct of
 /// f32 registers per wgmma tile of its warpgroup, and back. A K loop that
@@ -101,12 +117,13 @@ inline constexpr int64_t kWgmmaNoWait = -1;
 
 /// Fences the accumulators, issues every k16 step of the staged K tile as
 /// one wgmma group into `structs` (packWgmmaAccumulators) and waits until at
-/// most `pendingGroups` groups are in flight (kWgmmaNoWait: no wait).
+/// most `pendingGroups` groups are in flight (kWgmmaNoWait: no wait). With
+/// `registersA` (emitWgmmaSteps) A is read from registers, not from `bufA`.
 void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
                     const TensorCorePlan &p, mlir::Value bufA,
                     mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
                     llvm::SmallVectorImpl<mlir::Value> &structs,
-                    int64_t pendingGroups);
+                    int64_t pendingGroups, mlir::Value registersA = {});
 
 /// Makes this thread's writes to the staged buffers (st.shared, cp.async)
 /// visible to the wgmma async proxy; call before the barrier that publishes

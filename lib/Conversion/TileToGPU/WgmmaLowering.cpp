@@ -38,6 +38,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -167,11 +168,74 @@ void kbench::gpu_lowering::unpackWgmmaAccumulators(
           b, ctx.loc, structs[tile], ArrayRef<int64_t>{i});
 }
 
+/// The four 32-bit A registers of wgmma tile `tile`'s k16 step `kk`
+/// (getRegisterFragmentA, each pair of 16-bit elements as one word).
+static SmallVector<Value> getWgmmaRegistersA(OpBuilder &b, Location loc,
+                                             const TensorCorePlan &p,
+                                             Value registersA, int64_t tile,
+                                             int64_t kk) {
+  SmallVector<Value> words;
+  for (Value pair : getRegisterFragmentA(b, loc, p, registersA, tile, kk)) {
+    Value word = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), pair);
+    words.push_back(
+        vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
+  }
+  return words;
+}
+
+/// wgmma.mma_async m64nNk16 with A from the four registers `regsA`: D +=
+/// A B into the struct `acc`. NVVM's wgmma.mma_async op names A by a
+/// descriptor only, so this form is inline PTX, with the accumulators tied
+/// to the outputs ("=f" and "0".."N/2-1"), the A words "r" and the B
+/// descriptor "l"; scale-d is the predicate p = true (accumulate), A and B
+/// unscaled, imm-trans-b as for the descriptor form.
+static Value emitWgmmaRegisterA(OpBuilder &b, Location loc,
+                                const TensorCorePlan &p,
+                                LLVM::LLVMStructType structType, Value acc,
+                                ArrayRef<Value> regsA, Value descB,
+                                bool nMajorB) {
+  int64_t regs = p.n / 2;
+  StringRef type = p.operandType.isBF16() ? "bf16" : "f16";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << p.n << "k16.f32." << type << "."
+     << type << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, {$" << 2 * regs << ", $" << 2 * regs + 1 << ", $" << 2 * regs + 2
+     << ", $" << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1, "
+     << (nMajorB ? 1 : 0) << ";\n}";
+  std::string constraints;
+  llvm::raw_string_ostream cs(constraints);
+  for (int64_t i = 0; i < regs; ++i)
+    cs << "=f,";
+  for (int64_t i = 0; i < regs; ++i)
+    cs << i << ",";
+  cs << "r,r,r,r,l";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
+  operands.append(regsA.begin(), regsA.end());
+  operands.push_back(descB);
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
                                           const TensorCorePlan &p, Value bufA,
                                           Value baseA, Value bufB, Value baseB,
                                           SmallVectorImpl<Value> &structs,
-                                          int64_t pendingGroups) {
+                                          int64_t pendingGroups,
+                                          Value registersA) {
   Location loc = ctx.loc;
   MLIRContext *mlirCtx = b.getContext();
   Type i64 = b.getI64Type();
@@ -181,8 +245,10 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
     return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
   };
   // The warpgroup's first A row, in descriptor units (16 bytes).
-  Value descA = emitDescriptorBase(ctx, b, bufA, baseA, kUnusedLeadingBytes);
-  if (warpgroups > 1) {
+  Value descA =
+      registersA ? Value()
+                 : emitDescriptorBase(ctx, b, bufA, baseA, kUnusedLeadingBytes);
+  if (descA && warpgroups > 1) {
     Value warpgroup = arith::DivUIOp::create(b, loc, ctx.warpId,
                                              ctx.constIndex(b, 4));
     Value offset = arith::MulIOp::create(
@@ -201,6 +267,13 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
   NVVM::WGMMATypes operand = p.operandType.isBF16() ? NVVM::WGMMATypes::bf16
                                                     : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(mlirCtx, kWgmmaM, p.n, kWgmmaK);
+  // A from registers: every word is packed before the fence, which must
+  // follow the last write of a register a wgmma of the group reads.
+  SmallVector<SmallVector<Value>> wordsA;
+  if (registersA)
+    for (int64_t kk = 0; kk < p.k / kWgmmaK; ++kk)
+      for (int64_t tile = 0; tile < accs.tiles; ++tile)
+        wordsA.push_back(getWgmmaRegistersA(b, loc, p, registersA, tile, kk));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t kk = 0; kk < p.k / kWgmmaK; ++kk) {
     // A k16 step is 32 bytes further along a swizzled row of K; every 4
@@ -214,6 +287,12 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
                                   : (block * p.n * kRowBytes + inRow) >> 4;
     Value stepB = arith::AddIOp::create(b, loc, descB, constant(stepOffsetB));
     for (int64_t tile = 0; tile < accs.tiles; ++tile) {
+      if (registersA) {
+        structs[tile] =
+            emitWgmmaRegisterA(b, loc, p, accs.structType, structs[tile],
+                               wordsA[kk * accs.tiles + tile], stepB, nMajorB);
+        continue;
+      }
       Value stepA = arith::AddIOp::create(
           b, loc, descA,
           constant(stepOffset + (tile * kWgmmaM * kRowBytes >> 4)));
@@ -233,9 +312,10 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
 void kbench::gpu_lowering::emitWgmmaSteps(KernelContext &ctx, OpBuilder &b,
                                           const TensorCorePlan &p, Value bufA,
                                           Value baseA, Value bufB, Value baseB,
-                                          SmallVectorImpl<Value> &acc) {
+                                          SmallVectorImpl<Value> &acc,
+                                          Value registersA) {
   SmallVector<Value> structs = packWgmmaAccumulators(ctx, b, p, acc);
   emitWgmmaGroup(ctx, b, p, bufA, baseA, bufB, baseB, structs,
-                 /*pendingGroups=*/0);
+                 /*pendingGroups=*/0, registersA);
   unpackWgmmaAccumulators(ctx, b, p, structs, acc);
 }

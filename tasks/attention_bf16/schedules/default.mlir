@@ -7,21 +7,29 @@
 // before the key loop; tile.pipeline_stages = 2 on the key loop prefetches
 // the key and value tiles with cp.async one step ahead into 1024-byte
 // aligned stage buffers (fence.proxy.async, then one barrier per key tile);
-// the bf16 probabilities go through shared memory as the A of the second
-// wgmma (one barrier publishes them; the next iteration's head barrier
-// comes before they are overwritten, so none follows the mma). The accumulators keep every row inside one warp (the wgmma D
-// fragment), so the online softmax's row max and sum need no shared memory.
-// set_params runs before mma_impl: wgmma on two warpgroups needs BM = 128.
-// 255 registers, no spills.
+// the bf16 probabilities stay in registers as the A of the second wgmma
+// (their layout is the accumulator layout of a wgmma as wide as the key
+// tile, which is wgmma's register fragment of A), so the loop's one barrier
+// is its head's. The accumulators keep every row inside one warp (the
+// wgmma D fragment), so the online softmax's row max and sum need no shared
+// memory. set_params runs before mma_impl: wgmma on two warpgroups needs
+// BM = 128. 255 registers, no spills.
 //
 // On the H200 machine (2026-12-04, docs/results.md) at 128 x 4096 x 128:
-// 4091.2 us for attention_bf16 and 2820.4 us for causal_attention_bf16
-// (4220.3 and 2884.3 us with a third barrier per key tile), against 5290.7
-// and 3650.5 us for the mma_sync schedule (schedules/mma_sync.mlir) and
-// 1804.5 / 1016.0 us for cudnn's scaled_dot_product_attention the same day
-// (0.44x and 0.36x). 1 stage (no prefetch) was 12% and 10% slower, 3
-// stages 3% slower, 64 x 64 tiles on 4 warps 5% and 1% slower (and
-// spilled).
+// 4099.7 us for attention_bf16 and 2713.0 us for causal_attention_bf16,
+// against 1804.9 / 1035.0 us for cudnn's scaled_dot_product_attention in
+// the same run (0.44x and 0.38x; flash 3180.1 / 1757.2 us). With the
+// probabilities staged through shared memory (one barrier more per key
+// tile) the same day: 4091.2 and 2820.4 us; with a third barrier 4220.3
+// and 2884.3 us; the mma_sync schedule (schedules/mma_sync.mlir) 5290.7
+// and 3650.5 us. Also measured: 1 stage (no prefetch) 12% and 10% slower,
+// 3 stages 2% faster and 1% slower, 128 x 128 tiles (set after mma_impl;
+// 72 and 92 spill stores) 6% faster (7% slower and 5% faster at the
+// heldout shapes) and 2% slower, 64 x 64 tiles on 4 warps 5% and 1%
+// slower (spilled). math.exp2 with log2(e) folded into the scale, one
+// ex2.approx per score instead of libdevice's expf, was 7% and 14% slower
+// (4374.7 and 3080.4 us in a separate run whose cudnn times were within 3%
+// of these).
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \

@@ -171,10 +171,10 @@ tile.kernel @mma_sync_invariant_a(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: nvgpu.ldmatrix {{.*}}transpose = false
 // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<16xbf16> to vector<2xbf16>
+// CHECK-NEXT: vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [2], strides = [1]}
+// CHECK-NEXT: vector.extract_strided_slice %{{.*}} {offsets = [2], sizes = [2], strides = [1]}
+// CHECK-NEXT: vector.extract_strided_slice %{{.*}} {offsets = [10], sizes = [2], strides = [1]}
 // CHECK-NEXT: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [2], strides = [1]}
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [2], sizes = [2], strides = [1]}
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [10], sizes = [2], strides = [1]}
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK: nvvm.mma.sync
 tile.kernel @mma_sync_register_a(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},

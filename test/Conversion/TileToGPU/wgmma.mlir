@@ -212,3 +212,54 @@ tile.kernel @wgmma_k128(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   tile.store %c, %Cv[%m, %n] : tensor<64x32xf32>, !tile.part<64x32xf32>
   tile.return
 }
+
+// -----
+
+// A bf16 cast of a wgmma's result is the A of the next wgmma straight from
+// the registers when its layout is the accumulator layout of a wgmma as
+// wide as K (getWgmmaLayout(128, 64) on 8 warps here): nothing of A is
+// staged (three buffers: Q, K and V) and each k16 step packs four pairs of
+// the thread's 32 elements (rows g and g + 8 at columns 2t and 2t + 8 of the
+// step: positions 0, 16, 2, 18, then 4, 20, 6, 22, ...) into 32-bit words,
+// all before wgmma.fence. NVVM's wgmma op takes a descriptor A only, so
+// these are inline PTX: 32 f32 accumulators tied to the outputs, the four
+// A words, the B descriptor, scale-d true, imm-trans-b 1 (V is a KxN B).
+
+// CHECK-LABEL: gpu.func @wgmma_register_a
+// CHECK-COUNT-3: memref.view {{.*}} to memref<{{[0-9]+}}xbf16
+// CHECK-NOT: memref.view
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: vector.extract_strided_slice %[[P:.*]] {offsets = [0], sizes = [2], strides = [1]} : vector<32xbf16> to vector<2xbf16>
+// CHECK-NEXT: vector.extract_strided_slice %[[P]] {offsets = [16], sizes = [2], strides = [1]}
+// CHECK-NEXT: vector.extract_strided_slice %[[P]] {offsets = [2], sizes = [2], strides = [1]}
+// CHECK-NEXT: vector.extract_strided_slice %[[P]] {offsets = [18], sizes = [2], strides = [1]}
+// CHECK-NEXT: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK: vector.extract_strided_slice %[[P]] {offsets = [4], sizes = [2], strides = [1]}
+// CHECK: vector.extract_strided_slice %[[P]] {offsets = [30], sizes = [2], strides = [1]}
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l"
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+tile.kernel @wgmma_register_a(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                              %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                              %V: memref<?x?xbf16> {tile.dims = ["S", "E"]},
+                              %O: memref<?x?xf32> {tile.dims = ["M", "E"]})
+    params {BM = 128, BN = 64, BD = 64, num_warps = 8} {
+  %c0 = arith.constant 0 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x64xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<128x64xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<128x64xf32>
+  %zs = arith.constant dense<0.0> : tensor<128x64xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+  %k = tile.load %Kv[%c0, %c0] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+  %v = tile.load %Vv[%c0, %c0] : !tile.part<64x64xbf16, pad = zero> -> tensor<64x64xbf16>
+  %s = tile.mma %q, %k, %zs impl(wgmma) {transpose_b} : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+  %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xbf16>
+  %o = tile.mma %p, %v, %zs impl(wgmma) : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+  tile.store %o, %Ov[%m, %c0] : tensor<128x64xf32>, !tile.part<128x64xf32>
+  tile.return
+}

@@ -15,8 +15,9 @@
 //     S buffers for that operand, one for the other;
 //   - otherwise one buffer per operand.
 // An A operand that is already in mma fragment registers (attention's
-// probabilities) takes no buffer; the model counts it anyway, which keeps
-// it a bound. The compile checks the lowered kernel's real total.
+// probabilities, mma_sync or wgmma) takes no buffer; the model counts it
+// anyway, which keeps it a bound. The compile checks the lowered kernel's real
+// total.
 //
 //===----------------------------------------------------------------------===//
 
