@@ -12,6 +12,12 @@
 //   gpu.module(kbench-nvvm-check-translatable)
 //   gpu-module-to-binary{format=isa}      (with --nvptx-short-ptr)
 //
+// compileToPtx (kbench compile) first gives every kernel a gpu.module of its
+// own and, instead of gpu-module-to-binary, translates the modules on the
+// context's threads and merges their PTX (PtxMerge.h): LLVM's NVPTX code
+// generation is one thread per module, and a dispatch bundle has a kernel
+// per variant.
+//
 // No host code is generated: the runner launches the kernels through the CUDA
 // driver with the bundle ABI, so `gpu-to-llvm` and the MLIR CUDA runtime
 // (which Debian does not ship) are not needed.
@@ -23,6 +29,7 @@
 #include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Target/GPU/Passes.h"
+#include "kbench/Target/GPU/PtxMerge.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
@@ -33,9 +40,12 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -74,8 +84,14 @@ std::optional<std::string> kbench::findCudaToolkit() {
   return std::nullopt;
 }
 
-void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
-                                   const GpuCompileOptions &options) {
+static std::string getToolkitPath(const GpuCompileOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  return findCudaToolkit().value_or("");
+}
+
+void kbench::buildGPUToNVVMPipeline(OpPassManager &pm,
+                                    const GpuCompileOptions &options) {
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -97,15 +113,93 @@ void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
   device.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.nest<gpu::GPUModuleOp>().addPass(createNVVMCheckTranslatable());
+}
+
+void kbench::buildGPUToPtxPipeline(OpPassManager &pm,
+                                   const GpuCompileOptions &options) {
+  buildGPUToNVVMPipeline(pm, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   // libdevice comes from the toolkit; without it math calls stay unresolved
   // externs that ptxas rejects.
-  if (!options.cudaPath.empty())
-    binary.toolkitPath = options.cudaPath;
-  else if (std::optional<std::string> cuda = findCudaToolkit())
-    binary.toolkitPath = *cuda;
+  binary.toolkitPath = getToolkitPath(options);
   pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+/// Moves every kernel but the first of a gpu.module that holds only kernels
+/// into a gpu.module of its own (`<name>_<i>`, the same attributes), so that
+/// the backend translates the kernels side by side: LLVM's NVPTX code
+/// generation, most of a kernel's compile time, is one thread per module.
+static void splitKernelsIntoModules(ModuleOp device) {
+  for (gpu::GPUModuleOp module :
+       llvm::to_vector(device.getOps<gpu::GPUModuleOp>())) {
+    SmallVector<gpu::GPUFuncOp> kernels;
+    bool onlyKernels = true;
+    for (Operation &op : *module.getBody()) {
+      auto func = dyn_cast<gpu::GPUFuncOp>(op);
+      onlyKernels &= func && func.isKernel();
+      if (func)
+        kernels.push_back(func);
+    }
+    if (!onlyKernels || kernels.size() < 2)
+      continue;
+    OpBuilder b(module);
+    b.setInsertionPointAfter(module);
+    for (auto [i, kernel] : llvm::enumerate(ArrayRef(kernels).drop_front())) {
+      auto split = gpu::GPUModuleOp::create(
+          b, module.getLoc(), (module.getName() + "_" + Twine(i + 1)).str(),
+          module.getTargetsAttr(), module.getOffloadingHandlerAttr());
+      split->setDiscardableAttrs(module->getDiscardableAttrDictionary());
+      kernel->moveBefore(split.getBody(), split.getBody()->end());
+      b.setInsertionPointAfter(split);
+    }
+  }
+}
+
+/// The PTX of every gpu.module of `device` (after buildGPUToNVVMPipeline),
+/// each translated by its NVVM target on its own thread of the context's
+/// pool, then merged into one module (mergePtxModules).
+static FailureOr<std::string>
+serializeModulesToPtx(ModuleOp device, const GpuCompileOptions &options) {
+  MLIRContext *ctx = device.getContext();
+  SmallVector<gpu::GPUModuleOp> modules(device.getOps<gpu::GPUModuleOp>());
+  if (modules.empty())
+    return device.emitError("no gpu.module to translate to PTX");
+  gpu::TargetOptions targetOptions(getToolkitPath(options), {}, {}, {},
+                                   gpu::CompilationTarget::Assembly);
+  SmallVector<std::string> ptx(modules.size());
+  // Diagnostics of the threads reach the handlers in module order.
+  ParallelDiagnosticHandler diagnostics(ctx);
+  LogicalResult translated = failableParallelForEachN(
+      ctx, 0, modules.size(), [&](size_t i) -> LogicalResult {
+        diagnostics.setOrderIDForThread(i);
+        auto unorder =
+            llvm::make_scope_exit([&] { diagnostics.eraseOrderIDForThread(); });
+        gpu::GPUModuleOp module = modules[i];
+        ArrayAttr targets = module.getTargetsAttr();
+        auto target = targets && targets.size() == 1
+                          ? dyn_cast<gpu::TargetAttrInterface>(targets[0])
+                          : gpu::TargetAttrInterface();
+        if (!target)
+          return module.emitError("expected one NVVM target on the gpu.module "
+                                  "(nvvm-attach-target)");
+        std::optional<SmallVector<char, 0>> object =
+            target.serializeToObject(module, targetOptions);
+        if (!object)
+          return module.emitError("the NVVM target could not translate this "
+                                  "gpu.module to PTX");
+        ptx[i].assign(object->begin(), object->end());
+        while (!ptx[i].empty() && ptx[i].back() == '\0')
+          ptx[i].pop_back();
+        return success();
+      });
+  if (failed(translated))
+    return failure();
+  std::string error;
+  std::optional<std::string> merged = mergePtxModules(ptx, error);
+  if (!merged)
+    return device.emitError("cannot merge the kernels' PTX: ") << error;
+  return *merged;
 }
 
 FailureOr<std::string> kbench::extractPtx(ModuleOp module) {
@@ -189,12 +283,13 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
   });
 
   start = std::chrono::steady_clock::now();
+  splitKernelsIntoModules(*device);
   setNVPTXShortPointers(options.shortPointers);
   PassManager backend(ctx);
-  buildGPUToPtxPipeline(backend, options);
+  buildGPUToNVVMPipeline(backend, options);
   if (failed(backend.run(*device)))
     return failure();
-  FailureOr<std::string> ptx = extractPtx(*device);
+  FailureOr<std::string> ptx = serializeModulesToPtx(*device, options);
   if (failed(ptx))
     return failure();
   result.ptx = std::move(*ptx);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Target/GPU/GPUBackend.h"
+#include "kbench/Target/GPU/PtxMerge.h"
 
 #include "kbench/InitAll.h"
 
@@ -178,6 +179,80 @@ TEST(Ptxas, ReportsAMissingExecutable) {
   std::string error;
   EXPECT_TRUE(failed(runPtxas(".version 8.0", "/dev/null", options, error)));
   EXPECT_EQ(error, "ptxas '/nonexistent/ptxas' is not executable");
+}
+
+TEST_F(CompileToPtxTest, TranslatesSeveralKernelsSideBySideIntoOneModule) {
+  // Two kernels, as a dispatch bundle has: each is translated in its own
+  // LLVM module, and the PTX is one module with one header.
+  std::string text = kCopyKernel;
+  std::string second = text.substr(0, text.find("func.func"));
+  second.replace(second.find("@copy"), 5, "@copy2");
+  second.replace(second.find("num_warps = 2"), 13, "num_warps = 4");
+  OwningOpRef<ModuleOp> module = parse((second + text).c_str());
+  ASSERT_TRUE(module);
+  FailureOr<GpuCompileResult> result = compileToPtx(*module);
+  ASSERT_TRUE(succeeded(result));
+  const std::string &ptx = result->ptx;
+  size_t first = ptx.find(".visible .entry copy2(");
+  size_t other = ptx.find(".visible .entry copy(");
+  ASSERT_NE(first, std::string::npos) << ptx;
+  ASSERT_NE(other, std::string::npos) << ptx;
+  EXPECT_LT(first, other);
+  EXPECT_EQ(ptx.find(".version"), ptx.rfind(".version"));
+  EXPECT_EQ(countPtxEntries(ptx), 2u);
+  ASSERT_EQ(result->kernels.size(), 2u);
+  EXPECT_EQ(result->kernels[0].symbol, "copy2");
+  EXPECT_EQ(result->kernels[0].block, (std::array<int64_t, 3>{128, 1, 1}));
+  EXPECT_EQ(result->kernels[1].symbol, "copy");
+}
+
+TEST(PtxMerge, KeepsOneHeaderAndEveryStatementOnce) {
+  std::string a = "//\n// Generated\n//\n\n.version 8.0\n.target sm_90a\n"
+                  ".address_size 64\n\n\t// .globl\ta\n"
+                  ".extern .shared .align 16 .b8 shm[];\n\n"
+                  ".func  (.param .b32 r) helper(\n\t.param .b32 x\n)\n;\n"
+                  ".visible .entry a(\n\t.param .u64 p\n)\n{\n\tret; // }\n}\n";
+  std::string b = "//\n// Generated\n//\n\n.version 8.0\n.target sm_90a\n"
+                  ".address_size 64\n\n\t// .globl\tb\n"
+                  ".extern .shared .align 16 .b8 shm[];\n\n"
+                  ".func  (.param .b32 r) helper(\n\t.param .b32 x\n)\n;\n"
+                  ".visible .entry b(\n)\n{\n\t{\n\tret;\n\t}\n}\n";
+  std::string error;
+  std::optional<std::string> merged = mergePtxModules({a, b}, error);
+  ASSERT_TRUE(merged) << error;
+  llvm::StringRef text(*merged);
+  EXPECT_TRUE(text.starts_with("//\n// Generated\n//\n\n.version 8.0\n"))
+      << *merged;
+  EXPECT_EQ(text.count(".version"), 1u);
+  EXPECT_EQ(text.count(".extern .shared"), 1u);
+  EXPECT_EQ(text.count(") helper("), 1u);
+  EXPECT_EQ(text.count("// .globl"), 2u); // comments stay
+  size_t entryA = text.find(".visible .entry a("),
+         entryB = text.find(".visible .entry b(");
+  ASSERT_NE(entryA, llvm::StringRef::npos);
+  ASSERT_NE(entryB, llvm::StringRef::npos);
+  EXPECT_LT(entryA, entryB);
+  EXPECT_TRUE(text.ends_with("\tret;\n\t}\n}\n")) << *merged;
+  // One module comes back as it is.
+  merged = mergePtxModules({a}, error);
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(*merged, a);
+}
+
+TEST(PtxMerge, RefusesOtherHeadersAndUnbalancedModules) {
+  std::string a = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                  ".visible .entry a()\n{\n}\n";
+  std::string b = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                  ".visible .entry b()\n{\n}\n";
+  std::string error;
+  EXPECT_FALSE(mergePtxModules({a, b}, error));
+  EXPECT_NE(error.find("PTX module 1 has another header"), std::string::npos)
+      << error;
+  std::string open = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                     ".visible .entry c()\n{\n";
+  EXPECT_FALSE(mergePtxModules({a, open}, error));
+  EXPECT_EQ(error, "PTX module 1 ends inside a statement (unbalanced braces "
+                   "or parentheses)");
 }
 
 TEST(Ptxas, CountsEntryFunctions) {

@@ -63,7 +63,8 @@ struct GpuKernelInfo {
 };
 
 struct GpuCompileResult {
-  /// PTX of every kernel (one module).
+  /// PTX of every kernel (one module; kernels are translated one LLVM module
+  /// each, on as many threads as the context has, and merged).
   std::string ptx;
   std::vector<GpuKernelInfo> kernels;
   /// Wall time of tile-to-gpu and of the NVVM pipeline to PTX.
@@ -81,6 +82,12 @@ compileToPtx(mlir::ModuleOp module, const GpuCompileOptions &options = {});
 /// gpu.modules hold PTX (`gpu.binary` with format isa).
 void buildGPUToPtxPipeline(mlir::OpPassManager &pm,
                            const GpuCompileOptions &options);
+
+/// The same pipeline up to LLVM-dialect gpu.modules with their NVVM target
+/// attached, ready to translate (compileToPtx translates them side by
+/// side).
+void buildGPUToNVVMPipeline(mlir::OpPassManager &pm,
+                            const GpuCompileOptions &options);
 
 /// Turns `--nvptx-short-ptr` on or off for this process (an LLVM option: the
 /// NVPTX data layout reads it when a target machine is created).
