@@ -28,7 +28,10 @@ std::optional<llvm::SmallVector<int>> axisSources(mlir::Operation *op);
 /// The shared walk. StateT provides `void resize(unsigned rank)`,
 /// `StateT joined(const StateT &) const`, `StateT mapAxes(ArrayRef<int>) const`
 /// (as axisSources) and `operator==`; Derived provides
-/// `void processOp(mlir::Operation *)` for the ops the walk does not handle.
+/// `void processOp(mlir::Operation *)` for the ops the walk does not handle,
+/// and may provide `StateT branchState(scf::IfOp, bool isThen, StateT)`: what
+/// a value yielded by a branch holds given that the branch was taken (the
+/// default: what it holds).
 template <typename Derived, typename StateT>
 class AxisDataflow {
 public:
@@ -50,6 +53,8 @@ protected:
       s.resize(type.getRank());
     return s;
   }
+
+  StateT branchState(mlir::scf::IfOp, bool, StateT state) { return state; }
 
   void processBlock(mlir::Block &block) {
     for (mlir::Operation &op : block) {
@@ -92,10 +97,13 @@ private:
       processBlock(ifOp.getThenRegion().front());
       if (!ifOp.getElseRegion().empty())
         processBlock(ifOp.getElseRegion().front());
+      auto *self = static_cast<Derived *>(this);
       for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-        StateT s = get(ifOp.thenYield().getOperand(i));
+        StateT s =
+            self->branchState(ifOp, true, get(ifOp.thenYield().getOperand(i)));
         if (!ifOp.getElseRegion().empty())
-          s = s.joined(get(ifOp.elseYield().getOperand(i)));
+          s = s.joined(self->branchState(ifOp, false,
+                                         get(ifOp.elseYield().getOperand(i))));
         states[result] = s;
       }
       return true;

@@ -76,4 +76,51 @@ LogicalResult laneConstraints(arith::CmpIOp cmp, AffineExpr l, AffineExpr r,
   return failure();
 }
 
+LogicalResult
+conditionCases(Value cond, bool value, function_ref<AffineExpr(Value)> lookup,
+               SmallVectorImpl<SmallVector<AffineConstraint>> &cases) {
+  Operation *def = cond.getDefiningOp();
+  if (!def)
+    return failure();
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto flag = dyn_cast<BoolAttr>(constant.getValue());
+    auto integer = dyn_cast<IntegerAttr>(constant.getValue());
+    if (!flag && !(integer && integer.getType().isInteger(1)))
+      return failure();
+    bool holds = flag ? flag.getValue() : integer.getValue().getBoolValue();
+    if (holds == value)
+      cases.push_back({});
+    return success();
+  }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    AffineExpr lhs = lookup(cmp.getLhs()), rhs = lookup(cmp.getRhs());
+    SmallVector<AffineConstraint> constraints;
+    if (!lhs || !rhs ||
+        failed(laneConstraints(cmp, lhs, rhs, value, constraints)))
+      return failure();
+    cases.push_back(std::move(constraints));
+    return success();
+  }
+  if (!isa<arith::AndIOp, arith::OrIOp>(def))
+    return failure();
+  SmallVector<SmallVector<AffineConstraint>> a, b;
+  if (failed(conditionCases(def->getOperand(0), value, lookup, a)) ||
+      failed(conditionCases(def->getOperand(1), value, lookup, b)))
+    return failure();
+  // Both hold (and = true, or = false): every pair of cases; either holds:
+  // the cases of both.
+  if (isa<arith::AndIOp>(def) == value) {
+    for (const auto &x : a)
+      for (const auto &y : b) {
+        SmallVector<AffineConstraint> both(x);
+        both.append(y.begin(), y.end());
+        cases.push_back(std::move(both));
+      }
+  } else {
+    cases.append(a.begin(), a.end());
+    cases.append(b.begin(), b.end());
+  }
+  return success();
+}
+
 } // namespace kbench::detail

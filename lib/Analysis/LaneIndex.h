@@ -45,6 +45,16 @@ laneConstraints(mlir::arith::CmpIOp cmp, mlir::AffineExpr lhs,
                 mlir::AffineExpr rhs, bool condTrue,
                 llvm::SmallVectorImpl<AffineConstraint> &out);
 
+/// Where the i1 `cond` is `value`, as a union of conjunctions of affine
+/// constraints (`cases`): `cond` is an index comparison (lane tiles or
+/// scalars, whose affine functions `lookup` gives; null when it has none),
+/// arith.andi / arith.ori of such, or an i1 constant. Fails for other ops
+/// and for a comparison whose case is `ne`.
+mlir::LogicalResult conditionCases(
+    mlir::Value cond, bool value,
+    llvm::function_ref<mlir::AffineExpr(mlir::Value)> lookup,
+    llvm::SmallVectorImpl<llvm::SmallVector<AffineConstraint>> &cases);
+
 } // namespace kbench::detail
 
 #endif // KBENCH_LIB_ANALYSIS_LANEINDEX_H

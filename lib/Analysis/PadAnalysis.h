@@ -162,6 +162,22 @@ private:
   /// with a zero on one side, one of whose conditions provably does not pick
   /// the data there.
   bool zeroedBySelect(mlir::Value operand, unsigned axis, const Entry &entry);
+
+public:
+  /// A yielded value's state without the entries whose load provably reads
+  /// no partial tile where `ifOp`'s branch is taken (`if (j * BN + BN > N)`
+  /// masks, its else branch yields lanes that are never padded).
+  State branchState(mlir::scf::IfOp ifOp, bool isThen, State state);
+
+private:
+  /// Whether no instance of `entry`'s load reads past the extent along its
+  /// axis where `cond` (an i1 of index comparisons, arith.andi / arith.ori)
+  /// is `condTrue` at `at`.
+  bool provedUnpaddedUnder(mlir::Operation *at, const Entry &entry,
+                           mlir::Value cond, bool condTrue);
+  std::map<std::tuple<mlir::Operation *, const AccessInfo *, unsigned, bool>,
+           bool>
+      branchCache;
 };
 
 } // namespace kbench::detail

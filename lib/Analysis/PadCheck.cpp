@@ -14,6 +14,10 @@
 //    that data. A constant or a broadcast does not absorb (`1 + 0`).
 //  - arith.select drops the entries its condition provably masks out
 //    (`iota + j * BN < N` against lanes past N: a Presburger query).
+//  - An scf.if result joins what its branches yield, without the entries
+//    of loads that provably read no partial tile where the branch is taken
+//    (`if (j * BN + BN > N)`: the else branch sees no pad), so a kernel may
+//    mask only its boundary tiles.
 //  - tile.reduce and the k axis of tile.mma must see neutral values (zero
 //    for add and for products, -inf for max, +inf for min): otherwise
 //    pad_not_neutral at the consumer.
@@ -182,6 +186,18 @@ bool PadAnalysis::zeroedBySelect(Value operand, unsigned axis,
   // A chain of selects with a zero on one side: the lanes any of them masks
   // hold zero, whatever the selects around it pick.
   for (Value v = stripFloatCasts(operand);;) {
+    // scf.if: each branch either yields such a chain or is only taken where
+    // the lanes are not padded.
+    if (auto ifOp = v.getDefiningOp<scf::IfOp>()) {
+      unsigned index = cast<OpResult>(v).getResultNumber();
+      auto branchZeroes = [&](bool isThen) {
+        Value yielded = isThen ? ifOp.thenYield().getOperand(index)
+                               : ifOp.elseYield().getOperand(index);
+        return provedUnpaddedUnder(ifOp, entry, ifOp.getCondition(), isThen) ||
+               zeroedBySelect(yielded, axis, entry);
+      };
+      return branchZeroes(true) && branchZeroes(false);
+    }
     auto select = v.getDefiningOp<arith::SelectOp>();
     if (!select || !isa<RankedTensorType>(select.getCondition().getType()))
       return false;

@@ -2,12 +2,15 @@
 //
 // Whether a load can read a partial tile along an axis, whether an
 // arith.select condition (a comparison of iota-based lane indices) hides the
-// padded lanes of an operand, whether a store masks every padded lane, and
+// padded lanes of an operand, whether an scf.if branch is only taken where a
+// load reads no partial tile, whether a store masks every padded lane, and
 // the findings they lead to.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PadAnalysis.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace kbench::tile;
@@ -198,6 +201,75 @@ void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
   finding.details["dim"] = axis;
   addRelated(finding, {entry.load->op, lview.op});
   run.demoteIfFactsViolated(finding, dims);
+}
+
+bool PadAnalysis::provedUnpaddedUnder(Operation *at, const Entry &entry,
+                                      Value cond, bool condTrue) {
+  auto key = std::make_tuple(at, entry.load, entry.srcAxis, condTrue);
+  auto it = branchCache.find(key);
+  if (it != branchCache.end())
+    return it->second;
+  SmallVector<SmallVector<AffineConstraint>> cases;
+  auto lookup = [&](Value v) -> AffineExpr {
+    std::string reason;
+    FailureOr<AffineExpr> e = model.getIndexExpr(v, reason);
+    return succeeded(e) ? *e : AffineExpr();
+  };
+  FailureOr<int> scope = model.getScope(at);
+  if (failed(scope) || failed(conditionCases(cond, condTrue, lookup, cases)))
+    return branchCache[key] = false;
+  const ViewInfo &view = model.getViews()[entry.load->view];
+  // Each case of the condition must leave no instance that reads a partial
+  // tile along the load's axis.
+  bool unpadded = true;
+  for (const SmallVector<AffineConstraint> &constraints : cases) {
+    LinearSystem sys;
+    SmallVector<LinearExpr> syms = model.emitSymbols(sys);
+    Instance inst = model.emitInstance(sys, syms, *scope, "", false);
+    model.bindScope(sys, syms, inst, entry.load->scope, "", false);
+    FailureOr<LinearExpr> tile =
+        model.flatten(sys, entry.load->indices[entry.srcAxis], syms, &inst);
+    if (failed(tile)) {
+      unpadded = false;
+      break;
+    }
+    // Some lane of the tile past the extent along the load's axis.
+    LinearExpr lane = LinearExpr::var(sys.addVar("lane"));
+    int64_t size = view.tileShape[entry.srcAxis];
+    sys.addGE(lane);
+    sys.addLT(lane, LinearExpr::cst(size));
+    sys.addGE(*tile * size + lane - syms[view.dimSymbols[entry.srcAxis]]);
+    bool ok = true;
+    for (const AffineConstraint &c : constraints) {
+      FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &inst);
+      if (failed(e)) {
+        ok = false;
+        break;
+      }
+      if (c.isEquality)
+        sys.addEQ(*e);
+      else
+        sys.addGE(*e);
+    }
+    SmallVector<int64_t> values;
+    CheckRun::Outcome outcome =
+        ok ? run.lexMin(sys, values) : CheckRun::Outcome::Found;
+    if (outcome == CheckRun::Outcome::Stopped)
+      stopped = true;
+    if (outcome != CheckRun::Outcome::Empty) {
+      unpadded = false;
+      break;
+    }
+  }
+  return branchCache[key] = unpadded;
+}
+
+State PadAnalysis::branchState(scf::IfOp ifOp, bool isThen, State state) {
+  for (SmallVector<Entry> &entries : state.axes)
+    llvm::erase_if(entries, [&](const Entry &entry) {
+      return provedUnpaddedUnder(ifOp, entry, ifOp.getCondition(), isThen);
+    });
+  return state;
 }
 
 } // namespace kbench::detail

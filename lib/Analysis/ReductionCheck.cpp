@@ -125,6 +125,9 @@ private:
   /// mask of `member`. Failure when the masks are not lane predicates.
   FailureOr<PresburgerSet> tilesReadPastBounds(const Member &member,
                                                bool unmaskedOnly);
+  LogicalResult addConstraints(LinearSystem &sys, ArrayRef<LinearExpr> syms,
+                               const Instance &inst,
+                               ArrayRef<AffineConstraint> constraints);
 
   CheckRun &run;
   const KernelModel &model;
@@ -186,37 +189,80 @@ FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
   if (!unmaskedOnly)
     return run.toSet(sys);
   // Some lane of the masked tile where every condition holds.
-  auto type = cast<RankedTensorType>(member.maskConds.front().getType());
-  Instance withLanes = inst;
-  withLanes.dims.resize(model.getNumDims() + type.getRank());
-  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
-    LinearExpr lane =
-        LinearExpr::var(sys.addVar(("lane" + Twine(d)).str(), true));
-    sys.addGE(lane);
-    sys.addLT(lane, LinearExpr::cst(type.getDimSize(d)));
-    withLanes.dims[model.getNumDims() + d] = lane;
-  }
-  for (Value cond : member.maskConds) {
-    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
-    if (!cmp || cond.getType() != type)
-      return failure();
-    AffineExpr lhs = lanes.lookup(cmp.getLhs()),
-               rhs = lanes.lookup(cmp.getRhs());
-    SmallVector<AffineConstraint> constraints;
-    if (!lhs || !rhs ||
-        failed(laneConstraints(cmp, lhs, rhs, true, constraints)))
-      return failure();
-    for (const AffineConstraint &c : constraints) {
-      FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &withLanes);
-      if (failed(e))
+  auto addUnmaskedLane = [&](LinearSystem &sys) -> LogicalResult {
+    auto type = cast<RankedTensorType>(member.maskConds.front().getType());
+    Instance withLanes = inst;
+    withLanes.dims.resize(model.getNumDims() + type.getRank());
+    for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+      LinearExpr lane =
+          LinearExpr::var(sys.addVar(("lane" + Twine(d)).str(), true));
+      sys.addGE(lane);
+      sys.addLT(lane, LinearExpr::cst(type.getDimSize(d)));
+      withLanes.dims[model.getNumDims() + d] = lane;
+    }
+    for (Value cond : member.maskConds) {
+      auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+      if (!cmp || cond.getType() != type)
         return failure();
-      if (c.isEquality)
-        sys.addEQ(*e);
-      else
-        sys.addGE(*e);
+      AffineExpr lhs = lanes.lookup(cmp.getLhs()),
+                 rhs = lanes.lookup(cmp.getRhs());
+      SmallVector<AffineConstraint> constraints;
+      if (!lhs || !rhs ||
+          failed(laneConstraints(cmp, lhs, rhs, true, constraints)) ||
+          failed(addConstraints(sys, syms, withLanes, constraints)))
+        return failure();
+    }
+    return success();
+  };
+  if (!member.maskGuard) {
+    if (failed(addUnmaskedLane(sys)))
+      return failure();
+    return run.toSet(sys);
+  }
+  // Masked in one branch of an scf.if only: the tiles of the other branch
+  // (every lane unmasked), and those of the masking branch with a lane that
+  // passes every condition.
+  auto lookup = [&](Value v) -> AffineExpr {
+    std::string reason;
+    FailureOr<AffineExpr> e = model.getIndexExpr(v, reason);
+    return succeeded(e) ? *e : AffineExpr();
+  };
+  PresburgerSet tiles = PresburgerSet::getEmpty(
+      PresburgerSpace::getSetSpace(sys.getVisibleVars().size()));
+  for (bool masking : {false, true}) {
+    SmallVector<SmallVector<AffineConstraint>> cases;
+    bool taken = masking == member.maskGuardThen;
+    if (failed(conditionCases(member.maskGuard, taken, lookup, cases)))
+      return failure();
+    for (const SmallVector<AffineConstraint> &constraints : cases) {
+      LinearSystem branch = sys;
+      if (failed(addConstraints(branch, syms, inst, constraints)) ||
+          (masking && failed(addUnmaskedLane(branch))))
+        return failure();
+      FailureOr<PresburgerSet> united = run.unite(tiles, run.toSet(branch));
+      if (failed(united))
+        return failure();
+      tiles = std::move(*united);
     }
   }
-  return run.toSet(sys);
+  return tiles;
+}
+
+/// Adds `constraints` (over the model's dims, the lanes of `inst`) to `sys`.
+LogicalResult
+ChainChecker::addConstraints(LinearSystem &sys, ArrayRef<LinearExpr> syms,
+                             const Instance &inst,
+                             ArrayRef<AffineConstraint> constraints) {
+  for (const AffineConstraint &c : constraints) {
+    FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &inst);
+    if (failed(e))
+      return failure();
+    if (c.isEquality)
+      sys.addEQ(*e);
+    else
+      sys.addGE(*e);
+  }
+  return success();
 }
 
 void ChainChecker::checkGap() {

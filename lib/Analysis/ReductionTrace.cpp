@@ -1,12 +1,12 @@
 //===- ReductionTrace.cpp - The reductions of a kernel --------------------===//
 //
 // Backward from a reduction, its reduced axis is traced through elementwise
-// ops, broadcasts, transposes, selects, mma results and loop results to the
-// tile.loads that feed it; a loop entered through a result counts every
-// iteration when its slot accumulates (the yield depends on its own
-// iter_arg), only the last one otherwise. Forward, the result is followed to
-// the loop slots it reaches (all must accumulate), to atomic adds and to the
-// accumulators of other mmas.
+// ops, broadcasts, transposes, selects, scf.if results (both branches), mma
+// results and loop results to the tile.loads that feed it; a loop entered
+// through a result counts every iteration when its slot accumulates (the yield
+// depends on its own iter_arg), only the last one otherwise. Forward, the
+// result is followed to the loop slots it reaches (all must accumulate), to
+// atomic adds and to the accumulators of other mmas.
 //
 //===----------------------------------------------------------------------===//
 
@@ -171,6 +171,14 @@ private:
     if (auto select = dyn_cast<arith::SelectOp>(def)) {
       push(select.getFalseValue(), axis);
       push(select.getTrueValue(), axis);
+      return success();
+    }
+    // A tile from scf.if is one branch's yield, as a select's lane is one
+    // side's.
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      push(ifOp.elseYield().getOperand(index), axis);
+      push(ifOp.thenYield().getOperand(index), axis);
       return success();
     }
     if (auto forOp = dyn_cast<scf::ForOp>(def)) {
@@ -391,9 +399,27 @@ static bool isIdentityOf(Value value, ReduceKind kind) {
 }
 
 /// The conditions of the selects that mask `operand` to `kind`'s identity.
-static SmallVector<Value> maskConditions(Value operand, ReduceKind kind) {
+static SmallVector<Value> maskConditions(Value operand, ReduceKind kind,
+                                         Member &member) {
   SmallVector<Value> conds;
   Value v = stripFloatCasts(operand);
+  // An scf.if that masks in one branch only: the chain is that branch's.
+  if (auto ifOp = v.getDefiningOp<scf::IfOp>()) {
+    unsigned index = cast<OpResult>(v).getResultNumber();
+    auto isMaskingSelect = [&](Value yielded) {
+      auto select = stripFloatCasts(yielded).getDefiningOp<arith::SelectOp>();
+      return select && isa<RankedTensorType>(select.getCondition().getType()) &&
+             isIdentityOf(select.getFalseValue(), kind);
+    };
+    Value thenValue = ifOp.thenYield().getOperand(index);
+    Value elseValue = ifOp.elseYield().getOperand(index);
+    bool thenMasks = isMaskingSelect(thenValue);
+    if (thenMasks == isMaskingSelect(elseValue))
+      return conds;
+    member.maskGuard = ifOp.getCondition();
+    member.maskGuardThen = thenMasks;
+    v = stripFloatCasts(thenMasks ? thenValue : elseValue);
+  }
   while (auto select = v.getDefiningOp<arith::SelectOp>()) {
     if (!isa<RankedTensorType>(select.getCondition().getType()) ||
         !isIdentityOf(select.getFalseValue(), kind))
@@ -449,13 +475,16 @@ Member analyseReduction(const KernelModel &model, Operation *op) {
       return pad == PadKind::none || pad == PadKind::zero;
     });
     if (finitePads) {
-      member.maskConds = maskConditions(mma.getA(), ReduceKind::add);
-      if (member.maskConds.empty())
-        member.maskConds = maskConditions(mma.getB(), ReduceKind::add);
+      member.maskConds = maskConditions(mma.getA(), ReduceKind::add, member);
+      if (member.maskConds.empty()) {
+        member.maskGuard = Value();
+        member.maskConds = maskConditions(mma.getB(), ReduceKind::add, member);
+      }
     }
   } else {
     auto reduce = cast<ReduceOp>(op);
-    member.maskConds = maskConditions(reduce.getInput(), reduce.getKind());
+    member.maskConds =
+        maskConditions(reduce.getInput(), reduce.getKind(), member);
   }
   return member;
 }

@@ -43,6 +43,12 @@ struct Member {
   /// every lane one of them is false adds nothing: a loop may skip it (the
   /// key tiles above the diagonal of causal attention).
   llvm::SmallVector<mlir::Value> maskConds;
+  /// When the reduced operand is an scf.if result whose one branch yields
+  /// that chain of selects (a kernel that masks only its boundary tiles):
+  /// the if's condition, and the branch (true: then) that masks; lanes of
+  /// the other branch are not masked.
+  mlir::Value maskGuard;
+  bool maskGuardThen = true;
   /// Whether the result reaches a store or an atomic add (else it is dead).
   bool reachesOutput = false;
   /// The reduced dim comes from no tile.load (constants): nothing to cover.

@@ -14,7 +14,11 @@
 // would see them: -inf before the max (so the max and the sum ignore them)
 // and an explicit 0 in the probabilities (V's zero pad times a finite
 // probability would be 0 anyway, but tile-verify's C10 asks for a zero on
-// both sides of a product, and gets it from the select).
+// both sides of a product, and gets it from the select). Only the last key
+// tile can reach past S, so both masks sit in an scf.if taken where
+// j * BN + BN > S; every other tile skips the index arithmetic and the
+// selects (C10 proves that the else branch sees no padded key; on the H200
+// machine this took the tune shape from 4099.7 to 3296.3 us).
 // The grid lists the query tiles first (dims [1, 0]): grid x, the order
 // blocks start in, walks the query tiles of one head before the next head,
 // so the CTAs in flight read the same heads' keys and values from L2 (on
@@ -59,16 +63,31 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
     %sc = tile.mma %q, %k, %zs {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
     %ss = arith.mulf %sc, %scale : tensor<64x64xf32>
     %j0 = arith.muli %j, %bn : index
-    %cbase = tile.splat %j0 : index -> tensor<64x64xindex>
-    %cols = arith.addi %cbase, %ciota : tensor<64x64xindex>
-    %inb = arith.cmpi ult, %cols, %s2d : tensor<64x64xindex>
-    %sm = arith.select %inb, %ss, %ninf2d : tensor<64x64xi1>, tensor<64x64xf32>
+    %jend = arith.addi %j0, %bn : index
+    %ragged = arith.cmpi ugt, %jend, %s : index
+    %sm = scf.if %ragged -> (tensor<64x64xf32>) {
+      %cbase = tile.splat %j0 : index -> tensor<64x64xindex>
+      %cols = arith.addi %cbase, %ciota : tensor<64x64xindex>
+      %inb = arith.cmpi ult, %cols, %s2d : tensor<64x64xindex>
+      %masked = arith.select %inb, %ss, %ninf2d : tensor<64x64xi1>, tensor<64x64xf32>
+      scf.yield %masked : tensor<64x64xf32>
+    } else {
+      scf.yield %ss : tensor<64x64xf32>
+    }
     %tmax = tile.reduce max %sm dim 1 : tensor<64x64xf32> -> tensor<64xf32>
     %mn = arith.maximumf %mi, %tmax : tensor<64xf32>
     %mb = tile.broadcast %mn dims [1] : tensor<64xf32> -> tensor<64x64xf32>
     %dd = arith.subf %sm, %mb : tensor<64x64xf32>
     %pe = math.exp %dd : tensor<64x64xf32>
-    %p = arith.select %inb, %pe, %zs : tensor<64x64xi1>, tensor<64x64xf32>
+    %p = scf.if %ragged -> (tensor<64x64xf32>) {
+      %cbase = tile.splat %j0 : index -> tensor<64x64xindex>
+      %cols = arith.addi %cbase, %ciota : tensor<64x64xindex>
+      %inb = arith.cmpi ult, %cols, %s2d : tensor<64x64xindex>
+      %zeroed = arith.select %inb, %pe, %zs : tensor<64x64xi1>, tensor<64x64xf32>
+      scf.yield %zeroed : tensor<64x64xf32>
+    } else {
+      scf.yield %pe : tensor<64x64xf32>
+    }
     %ts = tile.reduce add %p dim 1 : tensor<64x64xf32> -> tensor<64xf32>
     %shift = arith.subf %mi, %mn : tensor<64xf32>
     %alpha = math.exp %shift : tensor<64xf32>

@@ -327,7 +327,9 @@ tile.kernel @row_sum_reset(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // -----
 
-// A reduction whose data comes through an op C9 does not follow.
+// A reduction whose data comes through an scf.if: each lane holds one
+// branch's yield, so the reduced dim is traced into both (as through a
+// select) and the kernel proves.
 tile.kernel @through_if(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                         %Y: memref<?xf32> {tile.dims = ["M"]}, %flag: i1)
     requires ["N <= 16"] {
@@ -342,14 +344,42 @@ tile.kernel @through_if(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
     %n = arith.negf %x : tensor<4x16xf32>
     scf.yield %n : tensor<4x16xf32>
   }
+  %y = tile.reduce add %v dim 1 : tensor<4x16xf32> -> tensor<4xf32>
+  tile.store %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+  tile.return
+}
+// CHECK-LABEL: "kernels": [
+// CHECK:       "kernel": "through_if",
+// CHECK-NEXT:  "status": "proved"
+
+// -----
+
+// A reduction whose data comes through an op C9 does not follow:
+// scf.index_switch.
+tile.kernel @through_switch(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                            %Y: memref<?xf32> {tile.dims = ["M"]}, %which: index)
+    requires ["N <= 16"] {
+  %c0 = arith.constant 0 : index
+  %Xv = tile.partition %X tile [4, 16] pad(zero) : memref<?x?xf32> -> !tile.part<4x16xf32, pad = zero>
+  %Yv = tile.partition %Y tile [4] : memref<?xf32> -> !tile.part<4xf32>
+  %r = tile.grid %Yv : !tile.part<4xf32>
+  %x = tile.load %Xv[%r, %c0] : !tile.part<4x16xf32, pad = zero> -> tensor<4x16xf32>
+  %v = scf.index_switch %which -> tensor<4x16xf32>
+  case 1 {
+    %n = arith.negf %x : tensor<4x16xf32>
+    scf.yield %n : tensor<4x16xf32>
+  }
+  default {
+    scf.yield %x : tensor<4x16xf32>
+  }
   // expected-error @below {{cannot prove that tile.reduce at}}
   %y = tile.reduce add %v dim 1 : tensor<4x16xf32> -> tensor<4xf32>
   tile.store %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
   tile.return
 }
 // CHECK-LABEL: "kernels": [
-// CHECK:       "message": "cannot prove that tile.reduce at {{.*}} reduces every tile exactly once: the reduced dim passes through scf.if at {{.*}}, which C9 does not model",
-// CHECK:       "kernel": "through_if"
+// CHECK:       "message": "cannot prove that tile.reduce at {{.*}} reduces every tile exactly once: the reduced dim passes through scf.index_switch at {{.*}}, which C9 does not model",
+// CHECK:       "kernel": "through_switch"
 
 // -----
 
