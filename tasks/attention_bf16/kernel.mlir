@@ -4,7 +4,13 @@
 // per step one tile.mma gives the scores, the running row max and sum are
 // updated (online softmax, as in row_softmax), the output accumulator is
 // rescaled by exp(old max - new max) and a second tile.mma adds the
-// probabilities (cast to bf16) times the V tile. Only q, k, v are read and
+// probabilities (cast to bf16) times the V tile. The exponentials are base
+// 2 with log2(e) folded into the score scale (exp(x / sqrt(D)) =
+// exp2(x log2(e) / sqrt(D)); the max commutes with the positive scale):
+// math.exp2 is one ex2.approx where math.exp is libdevice's expf, about ten
+// instructions (on the H200 machine 2.3% faster for both tasks, side by side
+// in one run, once the masks were off the inner tiles; 7% and 14% slower
+// while every tile was masked). Only q, k, v are read and
 // o written once: no S x S matrix in memory.
 //
 // The views tile [1, BM, BD]: one head per tile, squeezed to the rank-2 tiles
@@ -44,7 +50,9 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
   %di = arith.index_cast %d : index to i32
   %df = arith.sitofp %di : i32 to f32
   %rs = math.rsqrt %df : f32
-  %scale = tile.splat %rs : f32 -> tensor<64x64xf32>
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %rs2 = arith.mulf %rs, %log2e : f32
+  %scale = tile.splat %rs2 : f32 -> tensor<64x64xf32>
   %ninf = arith.constant dense<0xFF800000> : tensor<64xf32>
   %ninf2d = arith.constant dense<0xFF800000> : tensor<64x64xf32>
   %zero = arith.constant dense<0.0> : tensor<64xf32>
@@ -78,7 +86,7 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
     %mn = arith.maximumf %mi, %tmax : tensor<64xf32>
     %mb = tile.broadcast %mn dims [1] : tensor<64xf32> -> tensor<64x64xf32>
     %dd = arith.subf %sm, %mb : tensor<64x64xf32>
-    %pe = math.exp %dd : tensor<64x64xf32>
+    %pe = math.exp2 %dd : tensor<64x64xf32>
     %p = scf.if %ragged -> (tensor<64x64xf32>) {
       %cbase = tile.splat %j0 : index -> tensor<64x64xindex>
       %cols = arith.addi %cbase, %ciota : tensor<64x64xindex>
@@ -90,7 +98,7 @@ tile.kernel @attention(%Q: memref<?x?x?xbf16> {tile.dims = ["BH", "S", "D"]},
     }
     %ts = tile.reduce add %p dim 1 : tensor<64x64xf32> -> tensor<64xf32>
     %shift = arith.subf %mi, %mn : tensor<64xf32>
-    %alpha = math.exp %shift : tensor<64xf32>
+    %alpha = math.exp2 %shift : tensor<64xf32>
     %ls = arith.mulf %li, %alpha : tensor<64xf32>
     %ln = arith.addf %ls, %ts : tensor<64xf32>
     %ab = tile.broadcast %alpha dims [1] : tensor<64xf32> -> tensor<64x128xf32>

@@ -16,11 +16,12 @@
 // BM = 128. 255 registers, no spills.
 //
 // On the H200 machine (2026-12-04, docs/results.md) at 128 x 4096 x 128,
-// with the kernels masking only their boundary key tiles: 3296.3 us for
-// attention_bf16 and 1853.7 us for causal_attention_bf16, against 1827.0 /
-// 1002.4 us for cudnn's scaled_dot_product_attention in the same run (0.55x
-// and 0.54x; flash 3162.1 / 1737.2 us); 128 x 128 tiles 1% faster, 3
-// stages within 1%. With masks on every key tile: 4099.7 and 2713.0 us
+// with the kernels masking only their boundary key tiles and exp2: 3220.8
+// us for attention_bf16 and 1811.5 us for causal_attention_bf16. With
+// math.exp, 3296.3 and 1853.7 us against 1827.0 / 1002.4 us for cudnn's
+// scaled_dot_product_attention in the same run (0.55x and 0.54x; flash
+// 3162.1 / 1737.2 us), so about 0.57x and 0.55x now; 128 x 128 tiles 1%
+// faster, 3 stages within 1%. With masks on every key tile: 4099.7 and 2713.0 us
 // (cudnn 1804.9 / 1035.0 us, 0.44x and 0.38x), and the numbers below. With the
 // probabilities staged through shared memory (one barrier more per key
 // tile) the same day: 4091.2 and 2820.4 us; with a third barrier 4220.3
