@@ -30,8 +30,9 @@ std::optional<llvm::SmallVector<int>> axisSources(mlir::Operation *op);
 /// (as axisSources) and `operator==`; Derived provides
 /// `void processOp(mlir::Operation *)` for the ops the walk does not handle,
 /// and may provide `StateT branchState(scf::IfOp, bool isThen, StateT)`: what
-/// a value yielded by a branch holds given that the branch was taken (the
-/// default: what it holds).
+/// a value yielded by a branch holds given that the branch was taken, and
+/// `StateT carriedState(StateT)`: what a value yielded to a loop's next
+/// iteration holds there (the defaults: what it holds).
 template <typename Derived, typename StateT>
 class AxisDataflow {
 public:
@@ -55,6 +56,7 @@ protected:
   }
 
   StateT branchState(mlir::scf::IfOp, bool, StateT state) { return state; }
+  StateT carriedState(StateT state) { return state; }
 
   void processBlock(mlir::Block &block) {
     for (mlir::Operation &op : block) {
@@ -80,7 +82,8 @@ private:
         bool changed = false;
         mlir::Operation *yield = forOp.getBody()->getTerminator();
         for (auto [arg, value] : llvm::zip(iterArgs, yield->getOperands())) {
-          StateT joined = get(arg).joined(get(value));
+          StateT joined = get(arg).joined(
+              static_cast<Derived *>(this)->carriedState(get(value)));
           if (!(joined == get(arg))) {
             states[arg] = joined;
             changed = true;

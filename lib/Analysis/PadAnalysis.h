@@ -31,8 +31,13 @@ struct Entry {
   const AccessInfo *load;
   unsigned srcAxis;
   Lane value;
+  /// Whether the lanes reached their value through a loop's iter_arg: the
+  /// load may then be an earlier iteration's, so a query that binds the
+  /// load's iteration to the consumer's does not describe them.
+  bool carried = false;
   bool operator==(const Entry &o) const {
-    return load == o.load && srcAxis == o.srcAxis && value == o.value;
+    return load == o.load && srcAxis == o.srcAxis && value == o.value &&
+           carried == o.carried;
   }
   bool sameLanes(const Entry &o) const {
     return load == o.load && srcAxis == o.srcAxis;
@@ -77,6 +82,7 @@ inline void addEntry(llvm::SmallVectorImpl<Entry> &entries, Entry e) {
   for (Entry &existing : entries) {
     if (existing.sameLanes(e)) {
       existing.value = join(existing.value, e.value);
+      existing.carried |= e.carried;
       return;
     }
   }
@@ -164,6 +170,13 @@ private:
   bool zeroedBySelect(mlir::Value operand, unsigned axis, const Entry &entry);
 
 public:
+  /// A value yielded to a loop's next iteration: every entry is carried.
+  State carriedState(State state) {
+    for (llvm::SmallVector<Entry> &entries : state.axes)
+      for (Entry &entry : entries)
+        entry.carried = true;
+    return state;
+  }
   /// A yielded value's state without the entries whose load provably reads
   /// no partial tile where `ifOp`'s branch is taken (`if (j * BN + BN > N)`
   /// masks, its else branch yields lanes that are never padded).
@@ -175,6 +188,10 @@ private:
   /// is `condTrue` at `at`.
   bool provedUnpaddedUnder(mlir::Operation *at, const Entry &entry,
                            mlir::Value cond, bool condTrue);
+  /// Whether a query at `at` that binds `entry`'s load to the same loop
+  /// iterations would misdescribe it: the entry is carried and a loop
+  /// encloses both the load and `at`.
+  bool isMisbound(mlir::Operation *at, const Entry &entry);
   std::map<std::tuple<mlir::Operation *, const AccessInfo *, unsigned, bool>,
            bool>
       branchCache;

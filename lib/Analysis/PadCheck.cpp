@@ -71,8 +71,8 @@ void PadAnalysis::processElementwise(Operation *op) {
         if (n == 2 && !otherPadded && in[1 - k].data[axis] &&
             isIdentity(op, k, entry.value))
           continue;
-        addEntry(out.axes[axis],
-                 {entry.load, entry.srcAxis, evaluate(op, lanes)});
+        addEntry(out.axes[axis], {entry.load, entry.srcAxis,
+                                  evaluate(op, lanes), entry.carried});
       }
     }
   }
@@ -171,7 +171,8 @@ void PadAnalysis::processSelect(arith::SelectOp op) {
         addEntry(out.axes[axis], entry);
     if (axis < cond.axes.size())
       for (const Entry &entry : cond.axes[axis])
-        addEntry(out.axes[axis], {entry.load, entry.srcAxis, Lane::Any});
+        addEntry(out.axes[axis],
+                 {entry.load, entry.srcAxis, Lane::Any, entry.carried});
   }
   states[op.getResult()] = out;
 }
@@ -256,19 +257,21 @@ void PadAnalysis::processMma(MmaOp op) {
     product.data.assign(2, false);
     for (const Entry &entry : src.axes[srcAxis])
       addEntry(product.axes[axis],
-               {entry.load, entry.srcAxis, mul(entry.value, Lane::Finite)});
+               {entry.load, entry.srcAxis, mul(entry.value, Lane::Finite),
+                entry.carried});
     for (const Entry &entry : product.axes[axis]) {
       bool exact;
       Lane accLane = valueOnLanes(acc, axis, entry, exact);
       if (!exact && acc.data[axis] && entry.value == Lane::Zero)
         continue; // acc + 0 keeps the accumulator's lane
-      addEntry(out.axes[axis],
-               {entry.load, entry.srcAxis, add(entry.value, accLane)});
+      addEntry(out.axes[axis], {entry.load, entry.srcAxis,
+                                add(entry.value, accLane), entry.carried});
     }
     for (const Entry &entry : acc.axes[axis]) {
       bool exact;
       Lane p = valueOnLanes(product, axis, entry, exact);
-      addEntry(out.axes[axis], {entry.load, entry.srcAxis, add(entry.value, p)});
+      addEntry(out.axes[axis],
+               {entry.load, entry.srcAxis, add(entry.value, p), entry.carried});
     }
   }
   states[op.getResult()] = out;
@@ -293,7 +296,8 @@ void PadAnalysis::processGather(GatherOp gather) {
   State s = get(gather.getResult());
   for (unsigned axis = 0, e = s.axes.size(); axis < e; ++axis) {
     for (const Entry &entry : indices.axes[axis])
-      addEntry(s.axes[axis], {entry.load, entry.srcAxis, Lane::Any});
+      addEntry(s.axes[axis],
+               {entry.load, entry.srcAxis, Lane::Any, entry.carried});
     if (axis != gather.getDim() && padPossible(*access, axis))
       addEntry(s.axes[axis], {access, axis, padLane(pad)});
   }

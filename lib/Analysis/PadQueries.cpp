@@ -83,8 +83,25 @@ void PadAnalysis::reportNotNeutral(Operation *consumer, const Entry &entry,
   run.demoteIfFactsViolated(finding, dims);
 }
 
+bool PadAnalysis::isMisbound(Operation *at, const Entry &entry) {
+  if (!entry.carried)
+    return false;
+  FailureOr<int> scope = model.getScope(at);
+  if (failed(scope))
+    return true;
+  int common = model.getCommonScope(*scope, entry.load->scope);
+  for (int s : model.getScopeChain(common))
+    if (model.getScopes()[s].kind == ScopeInfo::Kind::Loop)
+      return true;
+  return false;
+}
+
 bool PadAnalysis::provedMasked(Operation *consumer, const Entry &entry,
                                unsigned axis, Value cond, bool condTrue) {
+  // The queries bind the load's iterations to the consumer's; lanes carried
+  // from an earlier iteration of a loop around both are not that load.
+  if (isMisbound(consumer, entry))
+    return false;
   auto key = std::make_tuple(consumer, entry.load, entry.srcAxis, axis, condTrue);
   auto it = maskCache.find(key);
   if (it != maskCache.end())
@@ -205,6 +222,8 @@ void PadAnalysis::checkStoreLeak(Operation *store, const AccessInfo &access,
 
 bool PadAnalysis::provedUnpaddedUnder(Operation *at, const Entry &entry,
                                       Value cond, bool condTrue) {
+  if (isMisbound(at, entry))
+    return false;
   auto key = std::make_tuple(at, entry.load, entry.srcAxis, condTrue);
   auto it = branchCache.find(key);
   if (it != branchCache.end())

@@ -232,3 +232,40 @@ tile.kernel @outside(%X: memref<?xf32> {tile.dims = ["N"]},
 // CHECK-LABEL: "kernels": [
 // CHECK:       "kind": "unsupported",
 // CHECK:       "kernel": "outside"
+
+// -----
+
+// A tile loaded at iteration j (tile nt-1-j: the partial last tile first) is
+// carried to iteration j+1 and masked there with iteration j+1's bound: the
+// select's query binds the load to the select's own iteration, which is not
+// where the carried lanes were read, so the mask proves nothing and the NaN
+// pad reaches the store.
+tile.kernel @carried_pad(%X: memref<?xf32> {tile.dims = ["N"]},
+                         %Y: memref<?xf32> {tile.dims = ["N"]}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [16] pad(nan) : memref<?xf32> -> !tile.part<16xf32, pad = nan>
+  %Yv = tile.partition %Y tile [16] : memref<?xf32> -> !tile.part<16xf32>
+  %i = tile.grid %Yv : !tile.part<16xf32>
+  %nt = tile.num_tiles %Xv[0] : !tile.part<16xf32, pad = nan>
+  %s = tile.extent %Xv[0] : !tile.part<16xf32, pad = nan>
+  %bn = tile.tile_size %Xv[0] : !tile.part<16xf32, pad = nan>
+  %z = arith.constant dense<0.0> : tensor<16xf32>
+  %iota = tile.iota dim 0 : tensor<16xindex>
+  %s1 = tile.splat %s : index -> tensor<16xindex>
+  %last = arith.subi %nt, %c1 : index
+  %r:2 = scf.for %j = %c0 to %nt step %c1 iter_args(%prev = %z, %acc = %z) -> (tensor<16xf32>, tensor<16xf32>) {
+    %t = arith.subi %last, %j : index
+    %x = tile.load %Xv[%t] : !tile.part<16xf32, pad = nan> -> tensor<16xf32>
+    %t0 = arith.muli %t, %bn : index
+    %b = tile.splat %t0 : index -> tensor<16xindex>
+    %cols = arith.addi %b, %iota : tensor<16xindex>
+    %inb = arith.cmpi ult, %cols, %s1 : tensor<16xindex>
+    %m = arith.select %inb, %prev, %z : tensor<16xi1>, tensor<16xf32>
+    %a = arith.addf %acc, %m : tensor<16xf32>
+    scf.yield %x, %a : tensor<16xf32>, tensor<16xf32>
+  }
+  // expected-error @below {{with pad(nan) into in-bounds elements of Y: lane 1 of dim 0 is past N in the load but element 1 < N in the store (N = 17, block (0), iv0 = 0)}}
+  tile.store %r#1, %Yv[%i] : tensor<16xf32>, !tile.part<16xf32>
+  tile.return
+}
