@@ -21,6 +21,28 @@ namespace kbench {
 // Encoding
 //===----------------------------------------------------------------------===//
 
+LogicalResult
+KernelModel::addConstraints(LinearSystem &sys, ArrayRef<LinearExpr> syms,
+                            const Instance *instance,
+                            ArrayRef<AffineConstraint> constraints) const {
+  for (const AffineConstraint &c : constraints) {
+    FailureOr<LinearExpr> e = flatten(sys, c.expr, syms, instance);
+    if (failed(e))
+      return failure();
+    if (c.isEquality)
+      sys.addEQ(*e);
+    else
+      sys.addGE(*e);
+  }
+  return success();
+}
+
+AffineExpr KernelModel::lookupIndexExpr(Value value) const {
+  std::string reason;
+  FailureOr<AffineExpr> e = getIndexExpr(value, reason);
+  return succeeded(e) ? *e : AffineExpr();
+}
+
 FailureOr<LinearExpr> KernelModel::flatten(LinearSystem &sys, AffineExpr expr,
                                            ArrayRef<LinearExpr> syms,
                                            const Instance *instance) const {

@@ -136,17 +136,7 @@ bool PadAnalysis::provedMasked(Operation *consumer, const Entry &entry,
       sys.addGE(*tile * view.tileShape[entry.srcAxis] +
                 *lanes.dims[model.getNumDims() + axis] -
                 syms[view.dimSymbols[entry.srcAxis]]);
-      for (const AffineConstraint &c : constraints) {
-        FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &lanes);
-        if (failed(e)) {
-          ok = false;
-          break;
-        }
-        if (c.isEquality)
-          sys.addEQ(*e);
-        else
-          sys.addGE(*e);
-      }
+      ok = succeeded(model.addConstraints(sys, syms, &lanes, constraints));
     }
     SmallVector<int64_t> values;
     if (ok) {
@@ -229,11 +219,7 @@ bool PadAnalysis::provedUnpaddedUnder(Operation *at, const Entry &entry,
   if (it != branchCache.end())
     return it->second;
   SmallVector<SmallVector<AffineConstraint>> cases;
-  auto lookup = [&](Value v) -> AffineExpr {
-    std::string reason;
-    FailureOr<AffineExpr> e = model.getIndexExpr(v, reason);
-    return succeeded(e) ? *e : AffineExpr();
-  };
+  auto lookup = [&](Value v) { return model.lookupIndexExpr(v); };
   FailureOr<int> scope = model.getScope(at);
   if (failed(scope) || failed(conditionCases(cond, condTrue, lookup, cases)))
     return branchCache[key] = false;
@@ -258,18 +244,7 @@ bool PadAnalysis::provedUnpaddedUnder(Operation *at, const Entry &entry,
     sys.addGE(lane);
     sys.addLT(lane, LinearExpr::cst(size));
     sys.addGE(*tile * size + lane - syms[view.dimSymbols[entry.srcAxis]]);
-    bool ok = true;
-    for (const AffineConstraint &c : constraints) {
-      FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &inst);
-      if (failed(e)) {
-        ok = false;
-        break;
-      }
-      if (c.isEquality)
-        sys.addEQ(*e);
-      else
-        sys.addGE(*e);
-    }
+    bool ok = succeeded(model.addConstraints(sys, syms, &inst, constraints));
     SmallVector<int64_t> values;
     CheckRun::Outcome outcome =
         ok ? run.lexMin(sys, values) : CheckRun::Outcome::Found;

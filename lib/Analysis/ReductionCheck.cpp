@@ -125,9 +125,6 @@ private:
   /// mask of `member`. Failure when the masks are not lane predicates.
   FailureOr<PresburgerSet> tilesReadPastBounds(const Member &member,
                                                bool unmaskedOnly);
-  LogicalResult addConstraints(LinearSystem &sys, ArrayRef<LinearExpr> syms,
-                               const Instance &inst,
-                               ArrayRef<AffineConstraint> constraints);
 
   CheckRun &run;
   const KernelModel &model;
@@ -209,7 +206,7 @@ FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
       SmallVector<AffineConstraint> constraints;
       if (!lhs || !rhs ||
           failed(laneConstraints(cmp, lhs, rhs, true, constraints)) ||
-          failed(addConstraints(sys, syms, withLanes, constraints)))
+          failed(model.addConstraints(sys, syms, &withLanes, constraints)))
         return failure();
     }
     return success();
@@ -222,11 +219,7 @@ FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
   // Masked in one branch of an scf.if only: the tiles of the other branch
   // (every lane unmasked), and those of the masking branch with a lane that
   // passes every condition.
-  auto lookup = [&](Value v) -> AffineExpr {
-    std::string reason;
-    FailureOr<AffineExpr> e = model.getIndexExpr(v, reason);
-    return succeeded(e) ? *e : AffineExpr();
-  };
+  auto lookup = [&](Value v) { return model.lookupIndexExpr(v); };
   PresburgerSet tiles = PresburgerSet::getEmpty(
       PresburgerSpace::getSetSpace(sys.getVisibleVars().size()));
   for (bool masking : {false, true}) {
@@ -236,7 +229,7 @@ FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
       return failure();
     for (const SmallVector<AffineConstraint> &constraints : cases) {
       LinearSystem branch = sys;
-      if (failed(addConstraints(branch, syms, inst, constraints)) ||
+      if (failed(model.addConstraints(branch, syms, &inst, constraints)) ||
           (masking && failed(addUnmaskedLane(branch))))
         return failure();
       FailureOr<PresburgerSet> united = run.unite(tiles, run.toSet(branch));
@@ -246,23 +239,6 @@ FailureOr<PresburgerSet> ChainChecker::tilesReadPastBounds(const Member &member,
     }
   }
   return tiles;
-}
-
-/// Adds `constraints` (over the model's dims, the lanes of `inst`) to `sys`.
-LogicalResult
-ChainChecker::addConstraints(LinearSystem &sys, ArrayRef<LinearExpr> syms,
-                             const Instance &inst,
-                             ArrayRef<AffineConstraint> constraints) {
-  for (const AffineConstraint &c : constraints) {
-    FailureOr<LinearExpr> e = model.flatten(sys, c.expr, syms, &inst);
-    if (failed(e))
-      return failure();
-    if (c.isEquality)
-      sys.addEQ(*e);
-    else
-      sys.addGE(*e);
-  }
-  return success();
 }
 
 void ChainChecker::checkGap() {

@@ -258,6 +258,15 @@ public:
   mlir::FailureOr<LinearExpr> flatten(LinearSystem &sys, mlir::AffineExpr expr,
                                       llvm::ArrayRef<LinearExpr> syms,
                                       const Instance *instance) const;
+  /// Flattens each of `constraints` and adds it to `sys`; fails (leaving
+  /// `sys` partly constrained) when one cannot be flattened.
+  mlir::LogicalResult
+  addConstraints(LinearSystem &sys, llvm::ArrayRef<LinearExpr> syms,
+                 const Instance *instance,
+                 llvm::ArrayRef<AffineConstraint> constraints) const;
+  /// `value` (a scalar index) as an affine expression, or null when it
+  /// leaves the fragment (getIndexExpr without the reason).
+  mlir::AffineExpr lookupIndexExpr(mlir::Value value) const;
 
   /// The access relation A_s of `access` (which must be modelled).
   AccessRelation getRelation(const AccessInfo &access) const;
