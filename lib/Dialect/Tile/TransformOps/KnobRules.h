@@ -74,6 +74,12 @@ std::optional<KnobFailure>
 retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
              PayloadEdits &edits);
 
+/// The param that sizes dim `dim` of the tile `value` of `kernel` (the param
+/// set_params would retile that dim with), or nullopt when no param does:
+/// then no set_params changes the dim.
+std::optional<llvm::StringRef> tileDimParam(tile::KernelOp kernel,
+                                            mlir::Value value, unsigned dim);
+
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);
 

@@ -294,6 +294,16 @@ void DimClasses::build(KernelOp kernel) {
   kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
 }
 
+std::optional<StringRef>
+kbench::transform::tileDimParam(KernelOp kernel, Value value, unsigned dim) {
+  DimClasses classes;
+  classes.build(kernel);
+  for (const Anchor &fact : classes.anchorsOf(value, dim))
+    if (fact.kind == Anchor::Kind::Param)
+      return fact.param;
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // retileKernel
 //===----------------------------------------------------------------------===//

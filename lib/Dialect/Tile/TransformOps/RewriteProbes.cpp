@@ -2,8 +2,9 @@
 //
 // Each probe plans the rewrite and throws the plan away. A single-pass plan
 // builds IR beside the kernel's own ops, so it plans on a clone; a
-// split-reduction or stage-transposes plan edits nothing (the first needs
-// the kernel's module, its launches), so they plan on the kernel itself.
+// split-reduction, stage-transposes or mask-boundary-tiles plan edits nothing
+// (the first needs the kernel's module, its launches), so they plan on the
+// kernel itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
+#include "MaskBoundaryTiles.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
 #include "StageTransposes.h"
@@ -49,6 +51,11 @@ bool kbench::splitReductionFits(Operation *kernel) {
 bool kbench::stageTransposesFits(Operation *kernel) {
   return plansOnKernel<transform::StageTransposesPlan>(
       kernel, /*value=*/1, transform::planStageTransposes);
+}
+
+bool kbench::maskBoundaryTilesFits(Operation *kernel) {
+  return plansOnKernel<transform::MaskBoundaryTilesPlan>(
+      kernel, /*value=*/1, transform::planMaskBoundaryTiles);
 }
 
 bool kbench::tensorCoreMmaFits(Operation *kernel) {

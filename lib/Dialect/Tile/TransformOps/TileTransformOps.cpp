@@ -15,6 +15,7 @@
 #include "kbench/Dialect/Tile/TransformOps/TileTransformOps.h"
 
 #include "KnobRules.h"
+#include "MaskBoundaryTiles.h"
 #include "RowsPerCta.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
@@ -699,12 +700,12 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
 }
 
 //===----------------------------------------------------------------------===//
-// SplitReductionOp, StageTransposesOp, RowsPerCtaOp
+// SplitReductionOp, StageTransposesOp, MaskBoundaryTilesOp, RowsPerCtaOp
 //===----------------------------------------------------------------------===//
 
 /// apply() of the structural rewrites that plan every kernel before editing
-/// any (split_reduction, stage_transposes, rows_per_cta): `plan` checks one
-/// kernel, `rewrite` edits it.
+/// any (split_reduction, stage_transposes, mask_boundary_tiles, rows_per_cta):
+/// `plan` checks one kernel, `rewrite` edits it.
 template <typename Plan>
 static DiagnosedSilenceableFailure applyPlanned(
     Operation *op, Value target, std::optional<int64_t> staticValue,
@@ -773,6 +774,9 @@ KBENCH_PLANNED_REWRITE_OP(SplitReductionOp, SplitPlan, "chunk",
 KBENCH_PLANNED_REWRITE_OP(StageTransposesOp, StageTransposesPlan,
                           "stage_transposes", planStageTransposes,
                           applyStageTransposes)
+KBENCH_PLANNED_REWRITE_OP(MaskBoundaryTilesOp, MaskBoundaryTilesPlan,
+                          "mask_boundary_tiles", planMaskBoundaryTiles,
+                          applyMaskBoundaryTiles)
 KBENCH_PLANNED_REWRITE_OP(RowsPerCtaOp, RowsPerCtaPlan, "rows", planRowsPerCta,
                           applyRowsPerCta)
 

@@ -32,6 +32,11 @@ bool splitReductionFits(mlir::Operation *kernel);
 /// tile.kernel `kernel`: a store of a tile that a tile.transpose produced.
 bool stageTransposesFits(mlir::Operation *kernel);
 
+/// Whether `transform.tile.mask_boundary_tiles` has a mask to move in the
+/// tile.kernel `kernel`: a select on a comparison of lane indices outside
+/// any scf.if.
+bool maskBoundaryTilesFits(mlir::Operation *kernel);
+
 /// Whether the tile.kernel `kernel` has a tile.mma whose types the tensor
 /// cores take (bf16 or f16 operands, f32 accumulator): then
 /// `transform.tile.mma_impl` has a choice to offer.

@@ -332,6 +332,45 @@ def StageTransposesOp : Tile_TransformOp<"stage_transposes"> {
   let hasVerifier = 1;
 }
 
+def MaskBoundaryTilesOp : Tile_TransformOp<"mask_boundary_tiles"> {
+  let summary = "Apply lane masks only on the tiles that need them (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
+    ```
+    A kernel that masks a tile with `arith.select` on a comparison of lane
+    indices (`tile.iota` plus `tile.splat` offsets, as in `cols < N` or the
+    causal `cols <= rows`) pays the index arithmetic and the selects on every
+    tile, though every lane passes the comparison on all but the boundary
+    tiles. The rewrite derives, from each comparison, the scalar condition
+    under which some lane fails it (for `a + lane < b`: `a + (size - 1) >=
+    b`, the size being the `tile.tile_size` of the partition whose param
+    sizes that dim, so later set_params ops keep it right) and moves each
+    chain of masking selects (a select whose unmasked operand is the
+    previous one's result) into the `then` branch of an `scf.if` on the
+    disjunction of those conditions, with the comparisons' own per-tile ops
+    cloned there; the `else` branch yields the unmasked tile. The result is
+    the same on every lane, so tile-verify proves the rewritten kernel as it
+    proved the original (C9 and C10 follow scf.if). Selects already inside an
+    `scf.if` are left as they are. The value is 1 (apply) or 0 (leave the
+    kernel as is), an integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is not
+    0 or 1, or a kernel has no select whose condition is such a comparison
+    (the note names the first comparison that is not and why), or its masks
+    already sit in branches this op made.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def RowsPerCtaOp : Tile_TransformOp<"rows_per_cta"> {
   let summary = "Give each CTA several tiles of the grid's first dim (structural)";
   let description = [{
