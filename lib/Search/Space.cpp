@@ -333,9 +333,7 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
     alternatives("split_reduction",
                  "transform.tile.split_reduction %k chunk %chunk");
   }
-  // Masks only on the tiles that need them. Before single_pass, whose
-  // fast-path scf.if would otherwise enclose the masks (the op leaves selects
-  // inside an scf.if alone).
+  // Masks only on the tiles that need them.
   if (maskBoundaryTilesFits(kernel))
     alternatives("mask_boundary_tiles",
                  "transform.tile.mask_boundary_tiles %k 1");

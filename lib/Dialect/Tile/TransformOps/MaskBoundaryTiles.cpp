@@ -263,13 +263,26 @@ std::optional<NotAMask> MaskReader::readCondition(Value cond, MaskChain &chain,
                   "of such comparisons");
 }
 
-/// Whether `op` sits inside an scf.if of its kernel.
-static bool isInsideIf(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
-       parent = parent->getParentOp())
-    if (isa<scf::IfOp>(parent))
-      return true;
-  return false;
+/// Whether `select` already sits in a boundary branch: the branch of an
+/// scf.if whose other branch yields the tile that the select (through the
+/// selects before it in the branch) masks; the hand-written form of this
+/// rewrite, as in the attention kernels. A second guard inside would test
+/// again what the first did.
+static bool isInBoundaryBranch(arith::SelectOp select) {
+  auto branch = dyn_cast<scf::IfOp>(select->getParentOp());
+  if (!branch || branch.getElseRegion().empty())
+    return false;
+  Value unmasked = select.getTrueValue();
+  while (auto earlier = unmasked.getDefiningOp<arith::SelectOp>()) {
+    if (earlier->getBlock() != select->getBlock())
+      break;
+    unmasked = earlier.getTrueValue();
+  }
+  Region *own = select->getParentRegion();
+  Region &other = own == &branch.getThenRegion() ? branch.getElseRegion()
+                                                 : branch.getThenRegion();
+  auto yield = cast<scf::YieldOp>(other.front().getTerminator());
+  return llvm::is_contained(yield.getOperands(), unmasked);
 }
 
 std::optional<KnobFailure>
@@ -296,8 +309,8 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
                               "op once per kernel",
                        kernel.getLoc(), "this kernel"};
 
-  // Every select on a tile of i1 conditions that no scf.if encloses, read as
-  // a one-select chain; the first that is not a lane mask explains a refusal.
+  // Every select on a tile of i1 conditions, read as a one-select chain; the
+  // first that is not a lane mask explains a refusal.
   MaskReader reader(kernel);
   llvm::MapVector<Operation *, MaskChain> single;
   std::optional<NotAMask> firstRefused;
@@ -305,9 +318,12 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
   kernel.walk([&](arith::SelectOp select) {
     if (!isa<RankedTensorType>(select.getCondition().getType()))
       return;
-    if (isInsideIf(select)) {
+    if (isInBoundaryBranch(select)) {
       if (!firstRefused) {
-        firstRefused = NotAMask("it is inside an scf.if already");
+        firstRefused = NotAMask("it is in a branch of an scf.if whose other "
+                                "branch yields the unmasked tile (the "
+                                "kernel masks only its boundary tiles "
+                                "already)");
         firstRefusedAt = select.getLoc();
       }
       return;
@@ -358,15 +374,13 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
   }
 
   if (plan.chains.empty()) {
+    std::string message = name + " has no arith.select on a comparison of "
+                                 "lane indices; mask_boundary_tiles has no "
+                                 "mask to move";
     if (firstRefused)
-      return KnobFailure{
-          name + " has no arith.select on a comparison of lane indices "
-                 "outside an scf.if; mask_boundary_tiles has no mask to move",
-          *firstRefusedAt, "this select is not one: " + *firstRefused};
-    return KnobFailure{name + " has no arith.select on a comparison of lane "
-                              "indices; mask_boundary_tiles has no mask to "
-                              "move",
-                       kernel.getLoc(), "this kernel"};
+      return KnobFailure{message, *firstRefusedAt,
+                         "this select is not one: " + *firstRefused};
+    return KnobFailure{message, kernel.getLoc(), "this kernel"};
   }
   return std::nullopt;
 }

@@ -68,8 +68,7 @@ struct MaskBoundaryTilesPlan {
 };
 
 /// Checks `value` (0 or 1) and, for 1, finds every chain of selects on lane
-/// comparisons that sits in no scf.if; fails when there is none. Nothing is
-/// edited.
+/// comparisons; fails when there is none. Nothing is edited.
 std::optional<KnobFailure> planMaskBoundaryTiles(tile::KernelOp kernel,
                                                  int64_t value,
                                                  MaskBoundaryTilesPlan &plan);

@@ -109,7 +109,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -151,7 +151,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -188,7 +188,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -228,7 +228,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -267,7 +267,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -308,7 +308,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -349,7 +349,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -357,8 +357,9 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A select already inside an scf.if (a kernel that branches on its
-// masks by hand, as the attention kernels do) is left alone.
+// A select already in a boundary branch (an scf.if whose other branch
+// yields the unmasked tile: a kernel that branches on its masks by hand, as
+// the attention kernels do) is left alone.
 module attributes {transform.with_named_sequence} {
   tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
@@ -382,7 +383,7 @@ module attributes {transform.with_named_sequence} {
         %cb = tile.splat %j0 : index -> tensor<4x64xindex>
         %cols = arith.addi %cb, %ciota : tensor<4x64xindex>
         %in = arith.cmpi ult, %cols, %n2d : tensor<4x64xindex>
-      // expected-note @below {{this select is not one: it is inside an scf.if already}}
+      // expected-note @below {{this select is not one: it is in a branch of an scf.if whose other branch yields the unmasked tile (the kernel masks only its boundary tiles already)}}
         %y = arith.select %in, %x, %zeros : tensor<4x64xi1>, tensor<4x64xf32>
         scf.yield %y : tensor<4x64xf32>
       } else {
@@ -395,7 +396,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -434,7 +435,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }
@@ -497,7 +498,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices outside an scf.if; mask_boundary_tiles has no mask to move}}
+    // expected-error @below {{transform.tile.mask_boundary_tiles: @k has no arith.select on a comparison of lane indices; mask_boundary_tiles has no mask to move}}
     transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
     transform.yield
   }

@@ -246,3 +246,52 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A mask inside a branch for another reason (single_pass's fast path is
+// one) is rewritten in place: the new scf.if is nested in that branch. Only
+// a branch whose other side yields the unmasked tile, a boundary branch
+// written by hand, is left alone (mask-boundary-tiles-invalid.mlir).
+// CHECK-LABEL: tile.kernel @nested
+// CHECK:         scf.if %{{.*}} -> (tensor<64xf32>) {
+// CHECK:           arith.cmpi uge, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      %[[M:.*]] = scf.if %{{.*}} -> (tensor<64xf32>) {
+// CHECK:             arith.select
+// CHECK:           } {tile.boundary_masks}
+// CHECK-NEXT:      scf.yield %[[M]]
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %{{.*}} : tensor<64xf32>
+// CHECK-NEXT:    }
+module attributes {transform.with_named_sequence} {
+  tile.kernel @nested(%X: memref<?xf32> {tile.dims = ["N"]},
+                      %Y: memref<?xf32> {tile.dims = ["N"]})
+      params {BN = 64, num_warps = 1} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %Xv = tile.partition %X tile [BN] pad(zero) : memref<?xf32> -> !tile.part<64xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BN] : memref<?xf32> -> !tile.part<64xf32>
+    %b = tile.grid %Yv dims [0] : !tile.part<64xf32>
+    %n = tile.extent %Xv[0] : !tile.part<64xf32, pad = zero>
+    %x = tile.load %Xv[%b] : !tile.part<64xf32, pad = zero> -> tensor<64xf32>
+    %zeros = arith.constant dense<0.0> : tensor<64xf32>
+    %few = arith.cmpi ult, %n, %c2 : index
+    %y = scf.if %few -> (tensor<64xf32>) {
+      %i = tile.iota dim 0 : tensor<64xindex>
+      %n1 = tile.splat %n : index -> tensor<64xindex>
+      %in = arith.cmpi ult, %i, %n1 : tensor<64xindex>
+      %m = arith.select %in, %x, %zeros : tensor<64xi1>, tensor<64xf32>
+      scf.yield %m : tensor<64xf32>
+    } else {
+      scf.yield %zeros : tensor<64xf32>
+    }
+    tile.store %y, %Yv[%b] : tensor<64xf32>, !tile.part<64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.mask_boundary_tiles %k 1 : !transform.any_op
+    transform.yield
+  }
+}

@@ -33,8 +33,8 @@ bool splitReductionFits(mlir::Operation *kernel);
 bool stageTransposesFits(mlir::Operation *kernel);
 
 /// Whether `transform.tile.mask_boundary_tiles` has a mask to move in the
-/// tile.kernel `kernel`: a select on a comparison of lane indices outside
-/// any scf.if.
+/// tile.kernel `kernel`: a select on a comparison of lane indices that no
+/// boundary branch written by hand encloses.
 bool maskBoundaryTilesFits(mlir::Operation *kernel);
 
 /// Whether the tile.kernel `kernel` has a tile.mma whose types the tensor

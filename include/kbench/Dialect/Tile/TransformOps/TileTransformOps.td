@@ -351,8 +351,9 @@ def MaskBoundaryTilesOp : Tile_TransformOp<"mask_boundary_tiles"> {
     disjunction of those conditions, with the comparisons' own per-tile ops
     cloned there; the `else` branch yields the unmasked tile. The result is
     the same on every lane, so tile-verify proves the rewritten kernel as it
-    proved the original (C9 and C10 follow scf.if). Selects already inside an
-    `scf.if` are left as they are. The value is 1 (apply) or 0 (leave the
+    proved the original (C9 and C10 follow scf.if). Selects in a branch
+    whose other branch yields the unmasked tile (the same form written by
+    hand) are left as they are. The value is 1 (apply) or 0 (leave the
     kernel as is), an integer or a `!transform.param<i64>`.
     }] # kTargets # [{
 
