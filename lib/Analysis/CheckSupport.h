@@ -175,6 +175,12 @@ void checkOutputReads(CheckRun &run);
 /// applies; a violation found is reported either way.
 std::string checkReadOnlyInputs(CheckRun &run);
 
+/// C14: every tile.atomic_add adds into memory that the host entry's last
+/// earlier launch storing into it filled with zeros. Returns why the check
+/// does not apply (no atomic add, no host entry, the kernel is not launched),
+/// empty when it applies.
+std::string checkAtomicStarts(CheckRun &run);
+
 } // namespace kbench::detail
 
 #endif // KBENCH_LIB_ANALYSIS_CHECKSUPPORT_H

@@ -82,6 +82,17 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
   }
   // C13 came after C12 (numbered, and reported, in that order).
   runModelCheck("C13", detail::checkOutputReads);
+  // C14, like C12, looks at the host entry and not the index model.
+  if (options.runs("C14")) {
+    detail::CheckRun run(model, options, "C14", report.findings);
+    std::string reason = detail::checkAtomicStarts(run);
+    CheckReport check = run.finish();
+    if (!reason.empty() && check.status == CheckStatus::Proved) {
+      check.status = CheckStatus::NotApplicable;
+      check.reason = std::move(reason);
+    }
+    report.checks.push_back(std::move(check));
+  }
   for (const CheckReport &check : report.checks)
     report.status = std::max(report.status, check.status);
   report.milliseconds = std::chrono::duration<double, std::milli>(

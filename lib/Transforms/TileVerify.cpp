@@ -25,8 +25,8 @@ using namespace mlir;
 
 namespace {
 
-static constexpr const char *kKnownChecks[] = {"C1", "C2",  "C3", "C9",
-                                               "C10", "C11", "C12", "C13"};
+static constexpr const char *kKnownChecks[] = {"C1",  "C2",  "C3",  "C9", "C10",
+                                               "C11", "C12", "C13", "C14"};
 
 struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
   using TileVerifyBase::TileVerifyBase;
@@ -38,7 +38,7 @@ struct TileVerifyPass : kbench::impl::TileVerifyBase<TileVerifyPass> {
       if (!llvm::is_contained(kKnownChecks, check)) {
         module.emitError() << "tile-verify: unknown check '" << check
                            << "' in checks=...; the checks are C1, C2, C3, "
-                              "C9, C10, C11, C12 and C13";
+                              "C9, C10, C11, C12, C13 and C14";
         return signalPassFailure();
       }
       options.checks.push_back(check);

@@ -1,4 +1,5 @@
-//===- Verification.h - tile-verify as a library -----------------*- C++ -*-===//
+//===- Verification.h - tile-verify as a library -----------------*- C++
+//-*-===//
 //
 // The entry points of the tile-level verifier (docs/verification.md) for the
 // `tile-verify` pass and the `kbench verify` / `kbench compile` CLI.
@@ -12,17 +13,20 @@
 //    reported;
 //  - unsupported: the kernel leaves the affine fragment (the finding names the
 //    op and the reason) or the check ran out of its time or size budget.
-// C12 can also be not_applicable, with the reason (no host entry, or a launch
-// it cannot trace), when it found no violation but had nothing to check
-// against; that verdict leaves the kernel's status to the other checks.
+// C12 and C14 can also be not_applicable, with the reason (no host entry, a
+// launch C12 cannot trace, no tile.atomic_add for C14), when they found no
+// violation but had nothing to check against; that verdict leaves the
+// kernel's status to the other checks.
 //
-// Checks: C1 bounds, C2 coverage of every output, C3 write-once (tile.atomic_add
-// exempt), C9 reduction coverage (every reduction sees each tile of its
-// reduced dim exactly once, and the operands of tile.mma agree on k), C10 pad
-// neutrality, C11 lane alignment (data keeps its index along a named dim),
-// C12 read-only inputs (no kernel writes a memref the host entry binds to a
-// task input; runs only when VerifyOptions::readOnlyEntryInputs is set), C13
-// no output read before the block's own store (the cached-output cheat).
+// Checks: C1 bounds, C2 coverage of every output, C3 write-once
+// (tile.atomic_add exempt), C9 reduction coverage (every reduction sees each
+// tile of its reduced dim exactly once, and the operands of tile.mma agree on
+// k), C10 pad neutrality, C11 lane alignment (data keeps its index along a
+// named dim), C12 read-only inputs (no kernel writes a memref the host entry
+// binds to a task input; runs only when VerifyOptions::readOnlyEntryInputs is
+// set), C13 no output read before the block's own store (the cached-output
+// cheat), C14 atomic sums start at zero (the host entry's last earlier launch
+// storing into the memory a tile.atomic_add adds into stores zeros).
 //
 // Typical use (the CLI):
 //
@@ -62,8 +66,8 @@ llvm::StringRef stringifyCheckStatus(CheckStatus status);
 
 /// Which checks to run and their budgets.
 struct VerifyOptions {
-  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12", "C13"); empty
-  /// runs all.
+  /// Check ids to run ("C1", "C2", "C3", "C9", "C10", "C11", "C12", "C13",
+  /// "C14"); empty runs all.
   llvm::SmallVector<std::string> checks;
   /// C12: how many leading arguments of the module's host entry (its one
   /// defined func.func, as in the bundle manifest) are task inputs, hence

@@ -40,7 +40,7 @@
 
 // SIZE: error: [C1] size: a query has {{[0-9]+}} variables and constraints, more than the size limit of 10 (raise it with max-query-size=N)
 
-// CHECKS: error: tile-verify: unknown check 'C4' in checks=...; the checks are C1, C2, C3, C9, C10, C11, C12 and C13
+// CHECKS: error: tile-verify: unknown check 'C4' in checks=...; the checks are C1, C2, C3, C9, C10, C11, C12, C13 and C14
 
 // FILE: error: tile-verify: cannot write diagnostics-json={{.*}}report.json:
 
