@@ -79,12 +79,14 @@ int runCompileCommand(llvm::ArrayRef<const char *> args) {
 int runVerifyCommand(llvm::ArrayRef<const char *> args) {
   CompileOptions options;
   bool json = false;
-  cli::CommandLine cl("kbench verify",
-                 "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
-                 "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
-                 "alignment, C12 read-only\ninputs, C13 no output read before its "
-                 "store) or print a counterexample:\nthe compile pipeline up to "
-                 "tile-verify. Exits 0 only when every check is proved.");
+  cli::CommandLine cl(
+      "kbench verify",
+      "Prove a task's scheduled kernel safe (C1 bounds, C2 coverage, C3 "
+      "write-once,\nC9 reduction coverage, C10 pad neutrality, C11 lane "
+      "alignment, C12 read-only\ninputs, C13 no output read before its "
+      "store, C14 atomic sums start at zero)\nor print a "
+      "counterexample: the compile pipeline up to tile-verify.\n"
+      "Exits 0 only when every check is proved.");
   cl.addPositional(&options.taskDir, "TASK_DIR", "a task folder");
   cl.addString("schedule", &options.schedulePath, "FILE",
                "transform script (default: TASK_DIR/schedules/dispatch.json when it\n"
