@@ -149,6 +149,24 @@ static void readResources(const bundle::BundleManifest &manifest, Descriptors &d
   }
 }
 
+/// The IR hash of a scheduled module: the manifest's ir_hash of a verified
+/// bundle.
+static std::string scheduledIrHash(ModuleOp module, StringRef target) {
+  return hashModule(module, std::string(driver::compilerVersion()) + "|" +
+                                target.str() + "|verified");
+}
+
+std::optional<TaskCompiler::Scheduled>
+TaskCompiler::schedule(ModuleOp schedule, StringRef scheduleName) {
+  driver::DiagnosticCollector diagnostics(context, /*echo=*/false);
+  Scheduled result;
+  result.module = kernel->clone();
+  if (failed(applyScheduleModule(*result.module, schedule, scheduleName)))
+    return std::nullopt;
+  result.irHash = scheduledIrHash(*result.module, target);
+  return result;
+}
+
 CompiledCandidate TaskCompiler::compile(
     ModuleOp schedule, StringRef scheduleName, StringRef bundleDir,
     llvm::function_ref<std::optional<std::string>(StringRef)> findDuplicate) {
@@ -176,8 +194,7 @@ CompiledCandidate TaskCompiler::compile(
   }
   result.descriptors = describeModule(*module);
   // The same hash as the manifest's ir_hash of a verified bundle.
-  result.irHash = hashModule(*module, std::string(driver::compilerVersion()) +
-                                          "|" + target + "|verified");
+  result.irHash = scheduledIrHash(*module, target);
   if (std::optional<std::string> earlier = findDuplicate(result.irHash)) {
     result.duplicateOf = *earlier;
     return finish("duplicate");

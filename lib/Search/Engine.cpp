@@ -436,6 +436,10 @@ Engine::Outcome Engine::runRounds(std::string &error) {
         records.push_back(std::move(record));
       }
       CandidateRecord &record = records[position];
+      // A reply that is a point of the space (projectOntoSpace) is not
+      // proposed again by the engine, fresh or resumed alike.
+      if (std::optional<Assignment> point = assignmentOf(record))
+        seen.insert(keyOf(*point));
       if (!record.irHash.empty() && record.stage != "duplicate")
         irHashes.emplace(record.irHash, nameOf(record.round, record.index));
       if (record.stage == "compiled")

@@ -12,6 +12,10 @@
 
 #include "kbench/Search/Engine.h"
 
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Parser/Parser.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -43,8 +47,10 @@ void Engine::rebuildElites(int64_t beforeRound) {
   elites.clear();
   for (size_t i = 0; i < records.size(); ++i) {
     const CandidateRecord &r = records[i];
-    // LLM candidates are no points of the space: never parents.
-    if (r.round >= beforeRound || !r.fitness || r.cell.empty() || r.op == "llm")
+    // An LLM candidate is a parent only where it is a point of the space
+    // (projectOntoSpace gave it knobs).
+    if (r.round >= beforeRound || !r.fitness || r.cell.empty() ||
+        (r.op == "llm" && !assignmentOf(r)))
       continue;
     auto [it, inserted] = elites.emplace(r.cell, i);
     if (!inserted && *r.fitness > *records[it->second].fitness)
@@ -249,8 +255,81 @@ bool Engine::proposeByLLM(int64_t round, int64_t index, CandidateRecord &record,
   compileSeconds += std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start).count();
   ++compiled;
-  fill(record, result, {});
+  // A script that is a point of the space takes that point's knobs, so it
+  // can be a parent and an elite like the engine's own candidates.
+  Assignment point;
+  if (result.stage == "compiled")
+    if (std::optional<Assignment> projected =
+            projectOntoSpace(*proposal.module, result.irHash)) {
+      point = *projected;
+      llvm::json::Object knobs;
+      for (const auto &[knobName, value] : space.values(point))
+        knobs[knobName] = value;
+      record.knobs = llvm::formatv("{0}", llvm::json::Value(std::move(knobs)));
+    }
+  fill(record, result, point);
   return write(record, Write::Insert, error);
+}
+
+std::optional<Assignment> Engine::projectOntoSpace(ModuleOp llmSchedule,
+                                                   llvm::StringRef irHash) {
+  std::optional<TaskCompiler::Scheduled> scheduled =
+      compiler.schedule(llmSchedule, "llm");
+  if (!scheduled)
+    return std::nullopt;
+  tile::KernelOp kernel;
+  int kernels = 0;
+  scheduled->module->walk([&](tile::KernelOp op) {
+    kernel = op;
+    ++kernels;
+  });
+  if (kernels != 1)
+    return std::nullopt; // which kernel a param knob means is ambiguous
+  const std::vector<Knob> &knobs = space.getKnobs();
+  Assignment point(knobs.size(), 0);
+  std::vector<size_t> open;
+  for (size_t k = 0; k < knobs.size(); ++k) {
+    std::optional<int64_t> value = knobs[k].isAlternatives
+                                       ? std::nullopt
+                                       : kernel.getParamValue(knobs[k].name);
+    if (!value) {
+      open.push_back(k);
+      continue;
+    }
+    auto it = llvm::find(knobs[k].options, *value);
+    if (it == knobs[k].options.end())
+      return std::nullopt; // a value the space does not offer
+    point[k] = it - knobs[k].options.begin();
+  }
+  constexpr int64_t kMaxTries = 256;
+  int64_t tries = 1;
+  for (size_t k : open) {
+    tries *= std::max<int64_t>(knobs[k].options.size(), 1);
+    if (tries > kMaxTries)
+      return std::nullopt;
+  }
+  // Every combination of the open knobs, the last varying fastest.
+  for (int64_t t = 0; t < tries; ++t) {
+    int64_t rest = t;
+    for (size_t i = open.size(); i-- > 0;) {
+      int64_t n = std::max<int64_t>(knobs[open[i]].options.size(), 1);
+      point[open[i]] = rest % n;
+      rest /= n;
+    }
+    if (space.checkConstraints(point))
+      continue;
+    space.select(point);
+    OwningOpRef<ModuleOp> candidate = parseSourceString<ModuleOp>(
+        space.print(), ParserConfig(space.getModule()->getContext()),
+        "projection");
+    if (!candidate)
+      continue;
+    std::optional<TaskCompiler::Scheduled> tried =
+        compiler.schedule(*candidate, "projection");
+    if (tried && tried->irHash == irHash)
+      return point;
+  }
+  return std::nullopt;
 }
 
 } // namespace kbench::search

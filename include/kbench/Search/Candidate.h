@@ -90,6 +90,16 @@ public:
           llvm::function_ref<std::optional<std::string>(llvm::StringRef)>
               findDuplicate);
 
+  /// Applies `schedule` to a clone of the kernel, without compiling it:
+  /// the scheduled module and its IR hash (the one compile() computes), or
+  /// nullopt when the schedule fails (its diagnostics are dropped).
+  struct Scheduled {
+    mlir::OwningOpRef<mlir::ModuleOp> module;
+    std::string irHash;
+  };
+  std::optional<Scheduled> schedule(mlir::ModuleOp schedule,
+                                    llvm::StringRef scheduleName);
+
 private:
   TaskCompiler(mlir::MLIRContext &context) : context(context) {}
   mlir::MLIRContext &context;

@@ -157,6 +157,13 @@ private:
   /// an archive error.
   bool proposeByLLM(int64_t round, int64_t index, CandidateRecord &record,
                     std::string &error);
+  /// The point of the space whose schedule gives the same scheduled IR as
+  /// the LLM's `llmSchedule` (IR hash `irHash`), or nullopt when none does
+  /// (a script outside the space). Knobs named after a kernel param are read
+  /// from the scheduled kernel; the others (alternatives, pipeline stages,
+  /// chunks) are tried, at most 256 combinations.
+  std::optional<Assignment> projectOntoSpace(mlir::ModuleOp llmSchedule,
+                                             llvm::StringRef irHash);
   /// The fields of a report as a measurement of `record`.
   Measurement measurement(const CandidateRecord &record, const EvalReport &report,
                           llvm::StringRef protocol) const;

@@ -61,10 +61,12 @@ public:
   /// four times its value, num_warps in {1, 2, 4, 8}, vector_width in
   /// {1, 2, 4}, a per-thread budget of 64 elements for every partition
   /// tile of two or more sizes, and a structural alternative per rewrite
-  /// that fits the kernel (RewriteProbes.h): "single_pass" (without or with
-  /// transform.tile.single_pass) and "split_reduction" (without or with
-  /// transform.tile.split_reduction in chunks of the knob "chunk"). Empty
-  /// with `error` set when the module has no single kernel.
+  /// that fits the kernel (RewriteProbes.h): "split_reduction" (without or
+  /// with transform.tile.split_reduction in chunks of the knob "chunk"),
+  /// "mask_boundary_tiles", "single_pass", "stage_transposes" (each without
+  /// or with its op) and "mma_impl" (simt, mma_sync or wgmma, with the knob
+  /// "stages" where there is a K loop). Empty with `error` set when the
+  /// module has no single kernel.
   static std::string defaultSpaceText(mlir::ModuleOp kernelModule,
                                       std::string &error);
 

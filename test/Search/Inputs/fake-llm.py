@@ -6,7 +6,8 @@ Usage: fake-llm.py --mode MODE --log FILE -- COMMAND...
 Starts the server on a free port, runs COMMAND with KBENCH_LLM_URL pointing at
 it, and exits with COMMAND's status. Every request is appended to FILE as one
 JSON line: {"authorization": header, "body": request}. MODE says how it
-answers: good (a valid schedule in a ```mlir block), malformed (not JSON),
+answers: good (a valid schedule in a ```mlir block), point (a valid schedule
+that is a point of Inputs/row_sum-space.mlir), malformed (not JSON),
 nochoices (JSON without choices), disallowed (a script with transform.print),
 open (a knob left open), oversize (a 20 kB script), http500, slow (answers
 after 5 s).
@@ -32,6 +33,11 @@ module attributes {transform.with_named_sequence} {
 }
 ```
 """
+# A point of Inputs/row_sum-space.mlir (num_warps 2, BR 4, BN 256, the
+# second "access" region's vector_width 4), written with plain ops.
+POINT = GOOD.replace("transform.tile.set_params %k {BR = 4} : !transform.any_op",
+                     "transform.tile.set_params %k {BR = 4, BN = 256} : !transform.any_op\n"
+                     "    transform.tile.vector_width %k 4 : !transform.any_op")
 DISALLOWED = GOOD.replace("    transform.yield\n", "    transform.print %k : !transform.any_op\n    transform.yield\n")
 OPEN = GOOD.replace("transform.tile.set_num_warps %k 2 : !transform.any_op",
                     "%w = transform.tune.knob<\"num_warps\"> options = [1, 2] -> !transform.param<i64>\n"
@@ -65,6 +71,8 @@ def main():
             status, text = 200, None
             if args.mode == "good":
                 text = reply(GOOD)
+            elif args.mode == "point":
+                text = reply(POINT)
             elif args.mode == "malformed":
                 text = "{\"choices\": [ this is not json"
             elif args.mode == "nochoices":
