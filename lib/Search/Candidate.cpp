@@ -12,8 +12,10 @@
 
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/Schedule.h"
+#include "kbench/Support/KernelConfig.h"
 #include "kbench/Target/Bundle/Manifest.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -40,6 +42,8 @@ llvm::json::Object Descriptors::toJSON() const {
     object["registers"] = registers;
     object["spills"] = spills;
   }
+  if (pipelineStages > 1)
+    object["pipeline_stages"] = pipelineStages;
   return object;
 }
 
@@ -122,6 +126,11 @@ static Descriptors describeModule(ModuleOp module) {
     });
     d.bytesPerThread = std::max(d.bytesPerThread, bytes / threads);
     d.accessBytes = std::max(d.accessBytes, widest * d.vectorWidth);
+    kernel.walk([&](scf::ForOp loop) {
+      if (auto stages = loop->getAttrOfType<IntegerAttr>(
+              getKnobSpec(Knob::PipelineStages).param))
+        d.pipelineStages = std::max<int64_t>(d.pipelineStages, stages.getInt());
+    });
   });
   return d;
 }

@@ -71,6 +71,10 @@ std::string Engine::cellOf(const Descriptors &d, llvm::StringRef alternatives) {
     cell += "/w" + std::to_string(log2Floor(std::max<int64_t>(d.numWarps, 1)));
   if (!alternatives.empty())
     cell += "/a" + alternatives.str();
+  // Pipeline depth is a structural choice of K loops (tensor-core kernels);
+  // kernels without a pipeline keep the cells they had.
+  if (d.pipelineStages > 1)
+    cell += "/p" + std::to_string(d.pipelineStages);
   return cell;
 }
 

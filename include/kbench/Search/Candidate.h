@@ -44,6 +44,9 @@ struct Descriptors {
   /// ptxas registers per thread and spills (sm_90a only; -1 elsewhere).
   int64_t registers = -1;
   int64_t spills = -1;
+  /// The deepest software pipeline the schedule set on the kernel's loops
+  /// (their tile.pipeline_stages attributes; 1 without one).
+  int64_t pipelineStages = 1;
   llvm::json::Object toJSON() const;
 };
 
