@@ -170,8 +170,26 @@ std::string checkAtomicStarts(CheckRun &run) {
           break;
         }
         auto earlier = dyn_cast<tile::LaunchOp>(op);
-        if (!earlier)
+        if (!earlier) {
+          // Launches nested in a loop or branch may or may not run: their
+          // writes cannot be ordered.
+          bool nested = false;
+          op->walk([&](tile::LaunchOp inner) {
+            nested |= llvm::is_contained(inner.getArgs(), memory);
+          });
+          if (nested) {
+            run.unsupported(add, "@" + entryName +
+                                     " launches a kernel on "
+                                     "this memory inside the " +
+                                     op->getName().getStringRef().str() +
+                                     " at " + locationString(op) +
+                                     ", between the zeroing and this launch; "
+                                     "C14 follows the launches of its body in "
+                                     "order");
+            settled = true;
+          }
           continue;
+        }
         auto callee = SymbolTable::lookupNearestSymbolFrom<tile::KernelOp>(
             earlier, earlier.getKernelAttr());
         if (!callee)

@@ -172,3 +172,38 @@ module {
     return
   }
 }
+
+// -----
+
+// A launch on the same memory inside a branch, between the zeroing and the
+// sum: whether it runs is not known, so the order is not followed.
+module {
+  tile.kernel @zero(%Y: memref<?xf32> {tile.dims = ["M"]}) params {BZ = 64, num_warps = 1} {
+    %Yv = tile.partition %Y tile [BZ] : memref<?xf32> -> !tile.part<64xf32>
+    %b = tile.grid %Yv : !tile.part<64xf32>
+    %z = arith.constant dense<0.0> : tensor<64xf32>
+    tile.store %z, %Yv[%b] : tensor<64xf32>, !tile.part<64xf32>
+    tile.return
+  }
+  tile.kernel @sum(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                 %Y: memref<?xf32> {tile.dims = ["M"]}) params {BM = 4, BN = 64, num_warps = 1} {
+    %c0 = arith.constant 0 : index
+    %Xv = tile.partition %X tile [BM, BN] pad(zero) : memref<?x?xf32> -> !tile.part<4x64xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BM] : memref<?xf32> -> !tile.part<4xf32>
+    %r, %c = tile.grid %Xv dims [0, 1] : !tile.part<4x64xf32, pad = zero>
+    %x = tile.load %Xv[%r, %c] : !tile.part<4x64xf32, pad = zero> -> tensor<4x64xf32>
+    %s = tile.reduce add %x dim 1 : tensor<4x64xf32> -> tensor<4xf32>
+    // expected-error @below {{unsupported: @main launches a kernel on this memory inside the scf.if at}}
+    tile.atomic_add %s, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
+    tile.return
+  }
+  func.func @main(%x: memref<?x?xf32>, %y: memref<?xf32>, %again: i1) {
+    tile.launch @zero(%y) : (memref<?xf32>) -> ()
+    scf.if %again {
+      // expected-error @below {{unsupported: this tile.launch of @sum is inside a loop or branch of @main}}
+      tile.launch @sum(%x, %y) : (memref<?x?xf32>, memref<?xf32>) -> ()
+    }
+    tile.launch @sum(%x, %y) : (memref<?x?xf32>, memref<?xf32>) -> ()
+    return
+  }
+}
