@@ -66,33 +66,29 @@ KernelReport verifyKernel(tile::KernelOp kernel, const VerifyOptions &options) {
       check(run);
     report.checks.push_back(run.finish());
   };
+  // C12 and C14 look at the host entry, not the kernel's index model, so they
+  // also run on kernels outside the fragment; a check that found nothing to
+  // look at (its reason) is not_applicable rather than proved.
+  auto runEntryCheck = [&](const char *id,
+                           std::string (*check)(detail::CheckRun &)) {
+    detail::CheckRun run(model, options, id, report.findings);
+    std::string reason = check(run);
+    CheckReport result = run.finish();
+    if (!reason.empty() && result.status == CheckStatus::Proved) {
+      result.status = CheckStatus::NotApplicable;
+      result.reason = std::move(reason);
+    }
+    report.checks.push_back(std::move(result));
+  };
   for (auto [id, check] : kChecks)
     runModelCheck(id, check);
-  // C12 needs the task's input count and looks at the host entry, not the
-  // kernel's index model, so it also runs on kernels outside the fragment.
-  if (options.readOnlyEntryInputs && options.runs("C12")) {
-    detail::CheckRun run(model, options, "C12", report.findings);
-    std::string reason = detail::checkReadOnlyInputs(run);
-    CheckReport check = run.finish();
-    if (!reason.empty() && check.status == CheckStatus::Proved) {
-      check.status = CheckStatus::NotApplicable;
-      check.reason = std::move(reason);
-    }
-    report.checks.push_back(std::move(check));
-  }
+  // C12 needs the task's input count.
+  if (options.readOnlyEntryInputs && options.runs("C12"))
+    runEntryCheck("C12", detail::checkReadOnlyInputs);
   // C13 came after C12 (numbered, and reported, in that order).
   runModelCheck("C13", detail::checkOutputReads);
-  // C14, like C12, looks at the host entry and not the index model.
-  if (options.runs("C14")) {
-    detail::CheckRun run(model, options, "C14", report.findings);
-    std::string reason = detail::checkAtomicStarts(run);
-    CheckReport check = run.finish();
-    if (!reason.empty() && check.status == CheckStatus::Proved) {
-      check.status = CheckStatus::NotApplicable;
-      check.reason = std::move(reason);
-    }
-    report.checks.push_back(std::move(check));
-  }
+  if (options.runs("C14"))
+    runEntryCheck("C14", detail::checkAtomicStarts);
   for (const CheckReport &check : report.checks)
     report.status = std::max(report.status, check.status);
   report.milliseconds = std::chrono::duration<double, std::milli>(

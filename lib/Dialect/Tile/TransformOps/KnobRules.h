@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbench::transform {
 
@@ -74,11 +75,12 @@ std::optional<KnobFailure>
 retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
              PayloadEdits &edits);
 
-/// The param that sizes dim `dim` of the tile `value` of `kernel` (the param
-/// set_params would retile that dim with), or nullopt when no param does:
-/// then no set_params changes the dim.
-std::optional<llvm::StringRef> tileDimParam(tile::KernelOp kernel,
-                                            mlir::Value value, unsigned dim);
+/// For each tile of `tiles` (values of `kernel`), the param that sizes each
+/// of its dims (the param set_params would retile that dim with), or nullopt
+/// where no param does: then no set_params changes the dim. One analysis of
+/// the kernel serves every tile.
+std::vector<llvm::SmallVector<std::optional<llvm::StringRef>>>
+tileDimParams(tile::KernelOp kernel, llvm::ArrayRef<mlir::Value> tiles);
 
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);

@@ -43,33 +43,11 @@ using namespace kbench;
 using namespace kbench::tile;
 using namespace kbench::transform;
 
-namespace {
-
 /// Deep enough for any lane-index expression a kernel writes by hand.
 constexpr int kMaxDepth = 32;
 
 /// Why a select's condition is not a lane mask, for the refusal's note.
 using NotAMask = std::string;
-
-/// Reads conditions into LaneComparisons; `ops` collects every op it read.
-class MaskReader {
-public:
-  explicit MaskReader(KernelOp kernel) : kernel(kernel) {}
-
-  std::optional<NotAMask> readCondition(Value cond, MaskChain &chain,
-                                        int depth = 0);
-
-private:
-  std::optional<NotAMask> readComparison(arith::CmpIOp cmp, MaskChain &chain);
-  std::optional<NotAMask> readLaneTile(Value value, LaneIndexTile &tile,
-                                       llvm::SetVector<Operation *> &ops,
-                                       int depth = 0);
-  std::optional<NotAMask> readSizes(Value tile, LaneComparison &comparison);
-
-  KernelOp kernel;
-};
-
-} // namespace
 
 /// Whether the index scalar `value` is provably >= 0 (see the file comment).
 static bool isNonNegative(Value value, int depth = 0) {
@@ -102,9 +80,11 @@ static std::string opName(Value value) {
   return "a block argument";
 }
 
-std::optional<NotAMask>
-MaskReader::readLaneTile(Value value, LaneIndexTile &tile,
-                         llvm::SetVector<Operation *> &ops, int depth) {
+/// Reads the lane-index tile `value` into `tile`; `ops` collects every op
+/// read.
+static std::optional<NotAMask> readLaneTile(Value value, LaneIndexTile &tile,
+                                            llvm::SetVector<Operation *> &ops,
+                                            int depth = 0) {
   if (depth > kMaxDepth)
     return NotAMask("its lane indices are nested too deeply");
   Operation *def = value.getDefiningOp();
@@ -138,38 +118,9 @@ MaskReader::readLaneTile(Value value, LaneIndexTile &tile,
                   "and index constants, added by arith.addi");
 }
 
-std::optional<NotAMask> MaskReader::readSizes(Value tile,
-                                              LaneComparison &comparison) {
-  auto type = cast<RankedTensorType>(tile.getType());
-  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
-    LaneDimSize size;
-    size.literal = type.getDimSize(d);
-    if (std::optional<StringRef> param = tileDimParam(kernel, tile, d)) {
-      kernel.walk([&](PartitionOp view) {
-        if (size.view)
-          return;
-        for (auto [viewDim, attr] : llvm::enumerate(view.getTileSizes()))
-          if (auto name = dyn_cast<StringAttr>(attr);
-              name && name.getValue() == *param) {
-            size.view = view;
-            size.viewDim = viewDim;
-            return;
-          }
-      });
-      // Defensive: a param anchors a dim class only through a partition.
-      if (!size.view)
-        return NotAMask(llvm::formatv("dim {0} of a compared tile is sized by "
-                                      "the param {1}, which no tile.partition "
-                                      "takes as a tile size",
-                                      d, *param));
-    }
-    comparison.sizes.push_back(size);
-  }
-  return std::nullopt;
-}
-
-std::optional<NotAMask> MaskReader::readComparison(arith::CmpIOp cmp,
-                                                   MaskChain &chain) {
+/// Reads one comparison into `chain` (its LaneComparison and its ops).
+static std::optional<NotAMask> readComparison(arith::CmpIOp cmp,
+                                              MaskChain &chain) {
   auto type = dyn_cast<RankedTensorType>(cmp.getLhs().getType());
   if (!type || !type.getElementType().isIndex()) {
     std::string what = "scalars";
@@ -234,8 +185,7 @@ std::optional<NotAMask> MaskReader::readComparison(arith::CmpIOp cmp,
                           "loop counters");
     }
   }
-  if (std::optional<NotAMask> bad = readSizes(cmp.getLhs(), comparison))
-    return bad;
+  comparison.compared = cmp.getLhs();
   for (Operation *op : ops)
     if (!llvm::is_contained(chain.conditionOps, op))
       chain.conditionOps.push_back(op);
@@ -243,8 +193,10 @@ std::optional<NotAMask> MaskReader::readComparison(arith::CmpIOp cmp,
   return std::nullopt;
 }
 
-std::optional<NotAMask> MaskReader::readCondition(Value cond, MaskChain &chain,
-                                                  int depth) {
+/// Reads a select's condition (comparisons joined by arith.andi) into
+/// `chain`.
+static std::optional<NotAMask> readCondition(Value cond, MaskChain &chain,
+                                             int depth = 0) {
   if (depth > kMaxDepth)
     return NotAMask("its condition is nested too deeply");
   Operation *def = cond.getDefiningOp();
@@ -285,6 +237,50 @@ static bool isInBoundaryBranch(arith::SelectOp select) {
   return llvm::is_contained(yield.getOperands(), unmasked);
 }
 
+/// Fills the sizes of every planned comparison: the tile.tile_size of the
+/// partition whose param sizes a dim, or its literal size. One analysis of
+/// the kernel's tile dims serves all comparisons.
+static std::optional<KnobFailure> resolveSizes(MaskBoundaryTilesPlan &plan) {
+  std::vector<LaneComparison *> comparisons;
+  SmallVector<Value> compared;
+  for (MaskChain &chain : plan.chains)
+    for (LaneComparison &comparison : chain.comparisons) {
+      comparisons.push_back(&comparison);
+      compared.push_back(comparison.compared);
+    }
+  std::vector<SmallVector<std::optional<StringRef>>> params =
+      tileDimParams(plan.kernel, compared);
+  // The first partition dim each param sizes.
+  llvm::StringMap<std::pair<PartitionOp, int64_t>> sizedBy;
+  plan.kernel.walk([&](PartitionOp view) {
+    for (auto [viewDim, attr] : llvm::enumerate(view.getTileSizes()))
+      if (auto name = dyn_cast<StringAttr>(attr))
+        sizedBy.try_emplace(name.getValue(), view, viewDim);
+  });
+  for (auto [comparison, dims] : llvm::zip_equal(comparisons, params)) {
+    auto type = cast<RankedTensorType>(comparison->compared.getType());
+    for (auto [d, param] : llvm::enumerate(dims)) {
+      LaneDimSize size;
+      size.literal = type.getDimSize(d);
+      if (param) {
+        auto it = sizedBy.find(*param);
+        // Defensive: a param anchors a dim class only through a partition.
+        if (it == sizedBy.end())
+          return KnobFailure{
+              llvm::formatv("dim {0} of a compared tile is sized by the param "
+                            "{1}, which no tile.partition takes as a tile "
+                            "size",
+                            d, *param),
+              comparison->compared.getLoc(), "this tile"};
+        size.view = it->second.first;
+        size.viewDim = it->second.second;
+      }
+      comparison->sizes.push_back(size);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<KnobFailure>
 kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
                                          MaskBoundaryTilesPlan &plan) {
@@ -311,7 +307,6 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
 
   // Every select on a tile of i1 conditions, read as a one-select chain; the
   // first that is not a lane mask explains a refusal.
-  MaskReader reader(kernel);
   llvm::MapVector<Operation *, MaskChain> single;
   std::optional<NotAMask> firstRefused;
   std::optional<Location> firstRefusedAt;
@@ -331,7 +326,7 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
     MaskChain chain;
     chain.selects.push_back(select);
     if (std::optional<NotAMask> bad =
-            reader.readCondition(select.getCondition(), chain)) {
+            readCondition(select.getCondition(), chain)) {
       if (!firstRefused) {
         firstRefused = bad;
         firstRefusedAt = select.getLoc();
@@ -372,17 +367,15 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
     }
     plan.chains.push_back(std::move(chain));
   }
-
-  if (plan.chains.empty()) {
-    std::string message = name + " has no arith.select on a comparison of "
-                                 "lane indices; mask_boundary_tiles has no "
-                                 "mask to move";
-    if (firstRefused)
-      return KnobFailure{message, *firstRefusedAt,
-                         "this select is not one: " + *firstRefused};
-    return KnobFailure{message, kernel.getLoc(), "this kernel"};
-  }
-  return std::nullopt;
+  if (!plan.chains.empty())
+    return resolveSizes(plan);
+  std::string message = name + " has no arith.select on a comparison of lane "
+                               "indices; mask_boundary_tiles has no mask to "
+                               "move";
+  if (firstRefused)
+    return KnobFailure{message, *firstRefusedAt,
+                       "this select is not one: " + *firstRefused};
+  return KnobFailure{message, kernel.getLoc(), "this kernel"};
 }
 
 /// `sum(tile.terms) + tile.constant`, or null for an empty sum.
@@ -488,15 +481,10 @@ void kbench::transform::applyMaskBoundaryTiles(MaskBoundaryTilesPlan &plan,
         moved.insert(op);
   }
   // The originals of the cloned condition ops, where nothing else uses them.
-  for (bool erased = true; erased;) {
-    erased = false;
-    for (Operation *op : llvm::reverse(moved.getArrayRef())) {
-      if (!op->use_empty())
-        continue;
-      moved.remove(op);
+  // Each chain's ops were added in program order and every op's operands
+  // among them came with it (readLaneTile walks the whole tree), so users
+  // precede their operands in reverse and one pass erases every dead one.
+  for (Operation *op : llvm::reverse(moved.getArrayRef()))
+    if (op->use_empty())
       op->erase();
-      erased = true;
-      break;
-    }
-  }
 }

@@ -45,7 +45,10 @@ struct LaneComparison {
   LaneIndexTile lhs, rhs;
   bool strict = true;
   bool isSigned = false;
-  /// The size of every dim of the compared tiles.
+  /// A compared tile, whose dims the guard's sizes follow.
+  mlir::Value compared;
+  /// The size of every dim of the compared tiles (filled once the chains
+  /// are known, by one analysis of the kernel).
   llvm::SmallVector<LaneDimSize> sizes;
 };
 

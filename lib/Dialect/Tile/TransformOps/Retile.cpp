@@ -294,14 +294,23 @@ void DimClasses::build(KernelOp kernel) {
   kernel.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
 }
 
-std::optional<StringRef>
-kbench::transform::tileDimParam(KernelOp kernel, Value value, unsigned dim) {
+std::vector<SmallVector<std::optional<StringRef>>>
+kbench::transform::tileDimParams(KernelOp kernel, ArrayRef<Value> tiles) {
   DimClasses classes;
   classes.build(kernel);
-  for (const Anchor &fact : classes.anchorsOf(value, dim))
-    if (fact.kind == Anchor::Kind::Param)
-      return fact.param;
-  return std::nullopt;
+  std::vector<SmallVector<std::optional<StringRef>>> params;
+  for (Value tile : tiles) {
+    SmallVector<std::optional<StringRef>> &dims = params.emplace_back();
+    std::optional<ArrayRef<int64_t>> shape = tiledShape(tile.getType());
+    for (unsigned dim = 0, e = shape ? shape->size() : 0; dim < e; ++dim) {
+      std::optional<StringRef> param;
+      for (const Anchor &fact : classes.anchorsOf(tile, dim))
+        if (fact.kind == Anchor::Kind::Param)
+          param = fact.param;
+      dims.push_back(param);
+    }
+  }
+  return params;
 }
 
 //===----------------------------------------------------------------------===//
