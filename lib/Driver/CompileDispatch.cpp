@@ -111,7 +111,8 @@ LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &op
       return failure();
     };
     OwningOpRef<ModuleOp> module = parseAndScheduleKernel(
-        context, options.kernelPath, variant.schedule.string(), diagnostics, result);
+        context, options.kernelPath, variant.schedule.string(), task,
+        diagnostics, result);
     if (!module || failed(renameKernels(*module, variant.name)))
       return failVariant();
 

@@ -180,10 +180,12 @@ int failureExitCode(const CompileResult &result) {
   return result.invalidTask ? kInvalidTaskExitCode : 1;
 }
 
-OwningOpRef<ModuleOp> parseAndScheduleKernel(MLIRContext &context, StringRef kernelPath,
-                                              StringRef schedulePath,
-                                              DiagnosticCollector &diagnostics,
-                                              CompileResult &result) {
+OwningOpRef<ModuleOp> parseAndScheduleKernel(MLIRContext &context,
+                                             StringRef kernelPath,
+                                             StringRef schedulePath,
+                                             const TaskSignature &task,
+                                             DiagnosticCollector &diagnostics,
+                                             CompileResult &result) {
   auto error = [&](const Twine &where, const Twine &message) {
     diagnostics.add("error", where.str(), message.str());
     return OwningOpRef<ModuleOp>();
@@ -206,6 +208,9 @@ OwningOpRef<ModuleOp> parseAndScheduleKernel(MLIRContext &context, StringRef ker
                    "no tile.kernel in this file: a kernel file defines the "
                    "task's tile.kernel ops and a func.func @main that "
                    "launches them (docs/README.md, \"Writing a task\")");
+    std::string optInError;
+    if (failed(applyTaskOptIns(*module, task, optInError)))
+      return error(kernelPath, optInError);
   }
 
   // Schedule.
@@ -252,8 +257,8 @@ LogicalResult compileTask(MLIRContext &context, const CompileOptions &options,
   if (!resolved.dispatchPath.empty())
     return compileDispatchTask(context, resolved, *task, diagnostics, result);
 
-  OwningOpRef<ModuleOp> module =
-      parseAndScheduleKernel(context, kernelPath, schedulePath, diagnostics, result);
+  OwningOpRef<ModuleOp> module = parseAndScheduleKernel(
+      context, kernelPath, schedulePath, *task, diagnostics, result);
   if (!module)
     return failure();
   return compileScheduledModule(*module, *task, options, diagnostics, result);

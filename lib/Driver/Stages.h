@@ -36,13 +36,13 @@ private:
 };
 
 /// The parse and schedule stages of compileTask: the kernel file parsed in
-/// `context`, with the transform script at `schedulePath` applied ("" for
-/// none). Null on failure, with the diagnostics reported and
-/// `result.failedStage` set.
+/// `context`, the task's opt-ins applied (applyTaskOptIns), then the
+/// transform script at `schedulePath` ("" for none). Null on failure, with the
+/// diagnostics reported and `result.failedStage` set.
 mlir::OwningOpRef<mlir::ModuleOp>
 parseAndScheduleKernel(mlir::MLIRContext &context, llvm::StringRef kernelPath,
-                       llvm::StringRef schedulePath, DiagnosticCollector &diagnostics,
-                       CompileResult &result);
+                       llvm::StringRef schedulePath, const TaskSignature &task,
+                       DiagnosticCollector &diagnostics, CompileResult &result);
 
 /// The stages after verify and manifest: hash `module` (with `salt`, what
 /// the IR does not say, added to the compiler's), look up the cache, lower

@@ -95,6 +95,8 @@ prepareKernel(const Workspace &workspace, MLIRContext &context,
     return ToolResult::error(kernelName +
                              ": no tile.kernel; a kernel file defines tile.kernel "
                              "ops and a func.func @main that launches them");
+  if (failed(applyTaskOptIns(*out.module, out.task, error)))
+    return ToolResult::error("kernel refused: " + error);
   out.parseMs = millisecondsSince(start);
   call.progress(1, 3, "kernel parsed");
   if (call.isCancelled())

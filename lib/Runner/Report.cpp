@@ -66,8 +66,11 @@ void ReportBuilder::setTask(const Task &t) {
   nlohmann::json tol = {{"atol", t.tolerance.atol},
                         {"rtol", t.tolerance.rtol},
                         {"fp64_ratio", t.tolerance.fp64Ratio}};
-  report["task"] = {{"name", t.name}, {"file", t.file}, {"tolerance", tol},
-                    {"kind", t.backward ? "backward" : "forward"}};
+  report["task"] = {{"name", t.name},
+                    {"file", t.file},
+                    {"tolerance", tol},
+                    {"kind", t.backward ? "backward" : "forward"},
+                    {"allow_tf32", t.allowTf32}};
 }
 
 void ReportBuilder::setManifest(const Manifest &m) {

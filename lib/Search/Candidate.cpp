@@ -103,6 +103,8 @@ std::unique_ptr<TaskCompiler> TaskCompiler::create(MLIRContext &context,
     error = "the kernel " + kernel.str().str() + " does not parse";
     return nullptr;
   }
+  if (failed(applyTaskOptIns(*compiler->kernel, compiler->task, error)))
+    return nullptr;
   return compiler;
 }
 

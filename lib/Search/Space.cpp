@@ -346,8 +346,9 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   if (stageTransposesFits(kernel))
     alternatives("stage_transposes", "transform.tile.stage_transposes %k 1");
   // Tensor cores for a bf16 or f16 tile.mma: mma.sync or wgmma, each with a
-  // cp.async pipeline of 1 to 4 stages where the kernel has a K loop; the
-  // impls' rules (tile sizes, warps, K tile) refuse what they cannot take.
+  // cp.async pipeline of 1 to 4 stages where the kernel has a K loop (f32
+  // operands of a task that opts into tf32: mma.sync only); the impls'
+  // rules (tile sizes, warps, K tile) refuse what they cannot take.
   if (tensorCoreMmaFits(kernel)) {
     bool pipelined = tensorCoreKLoopFits(kernel);
     if (pipelined)
@@ -356,6 +357,8 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
     os << "    transform.tune.alternatives<\"mma_impl\"> {\n"
        << "      transform.yield\n";
     for (StringRef impl : {"mma_sync", "wgmma"}) {
+      if (!tensorCoreMmaFits(kernel, impl))
+        continue;
       os << "    }, {\n"
          << "      transform.tile.mma_impl %k " << impl
          << " : !transform.any_op\n";

@@ -269,8 +269,8 @@ void collect(const std::vector<ShapeExpr> &exprs, std::set<std::string> &out) {
 Task parseTask(const nlohmann::json &doc, const std::string &file) {
   Field root(doc, "", file);
   root.expectObject();
-  root.allowOnly({"name", "kind", "description", "inputs", "outputs", "reference", "shapes",
-                  "tolerance", "cost"});
+  root.allowOnly({"name", "kind", "description", "inputs", "outputs",
+                  "reference", "shapes", "tolerance", "cost", "allow_tf32"});
   Task task;
   task.file = file;
   task.name = root.at("name").name();
@@ -280,6 +280,8 @@ Task parseTask(const nlohmann::json &doc, const std::string &file) {
       kind->fail("unknown kind '" + k + "' (forward, backward)");
     task.backward = k == "backward";
   }
+  if (auto tf32 = root.get("allow_tf32"))
+    task.allowTf32 = tf32->boolean();
 
   std::set<std::string> names;
   auto declare = [&](const TensorSpec &t, const Field &f) {
@@ -472,6 +474,7 @@ std::optional<TaskSignature> tryReadTaskSignature(const std::filesystem::path &t
         for (const auto &[dim, value] : sc.dims)
           dims.insert(dim);
     signature.dims.assign(dims.begin(), dims.end());
+    signature.allowTf32 = task.allowTf32;
     return signature;
   } catch (const InputError &e) {
     error = e.what();

@@ -123,6 +123,11 @@ struct Task {
   std::optional<ShapeExpr> costBytes;
   /// The GEMM rate the flops floor is measured against: f32, tf32, bf16, f16.
   std::string costMath = "f32";
+  /// `"allow_tf32": true`: the task's f32 matmuls may round their operands
+  /// to tf32 (10 mantissa bits). Kernels may then use f32 tensor cores
+  /// (impl = mma_sync), and the fp32 reference runs with TF32 on, so that
+  /// the accuracy rule measures the candidate against a tf32 reference.
+  bool allowTf32 = false;
   /// The folder holding task.json.
   std::filesystem::path dir;
   /// The file it came from, for messages.

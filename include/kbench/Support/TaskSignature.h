@@ -24,6 +24,8 @@ struct TaskSignature {
   std::vector<std::string> outputs;
   /// Every dim named by the task's shapes, sorted (empty without task.json).
   std::vector<std::string> dims;
+  /// task.json's "allow_tf32" (Task::allowTf32).
+  bool allowTf32 = false;
 };
 
 /// Parses and validates `<taskDir>/task.json` (Task.h's parseTaskFile).

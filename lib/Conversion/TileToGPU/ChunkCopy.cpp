@@ -1,6 +1,7 @@
 //===- ChunkCopy.cpp - 16-byte chunks of a tile, global to shared ---------===//
 
 #include "ChunkCopy.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -44,14 +45,15 @@ void kbench::gpu_lowering::emitChunkCopyAsync(KernelContext &ctx, OpBuilder &b,
       b, loc, source.rowValid,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                             source.coords[rank - 1], view.dims[rank - 1]));
-  Value srcElements = arith::SelectOp::create(b, loc, valid, c(8), c(0));
+  int64_t chunk = getChunkElements(view.elementType);
+  Value srcElements = arith::SelectOp::create(b, loc, valid, c(chunk), c(0));
   // A chunk that copies nothing still needs an address in the memref.
   SmallVector<Value> src;
   for (Value coord : source.coords)
     src.push_back(arith::SelectOp::create(b, loc, valid, coord, c(0)));
   nvgpu::DeviceAsyncCopyOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), buffer,
-      ValueRange{dst}, view.memref, src, b.getIndexAttr(8), srcElements,
+      ValueRange{dst}, view.memref, src, b.getIndexAttr(chunk), srcElements,
       b.getUnitAttr());
 }
 
@@ -70,8 +72,9 @@ void kbench::gpu_lowering::emitChunkCopyByElements(KernelContext &ctx,
   for (int64_t d = 0; d + 1 < rank; ++d)
     src.push_back(arith::SelectOp::create(b, loc, source.rowValid,
                                           source.coords[d], c(0)));
+  int64_t chunk = getChunkElements(elementType);
   SmallVector<Value> elements;
-  for (int64_t e = 0; e < 8; ++e) {
+  for (int64_t e = 0; e < chunk; ++e) {
     Value column = arith::AddIOp::create(b, loc, source.coords[rank - 1], c(e));
     Value ok = arith::AndIOp::create(
         b, loc, source.rowValid,
@@ -84,7 +87,7 @@ void kbench::gpu_lowering::emitChunkCopyByElements(KernelContext &ctx,
   }
   vector::StoreOp::create(
       b, loc,
-      vector::FromElementsOp::create(b, loc, VectorType::get({8}, elementType),
-                                     elements),
+      vector::FromElementsOp::create(
+          b, loc, VectorType::get({chunk}, elementType), elements),
       buffer, ValueRange{dst});
 }

@@ -3,14 +3,14 @@
 //
 // Private to lib/Conversion/TileToGPU. The staged copies of mma operands (the
 // cp.async K loop of TensorCore.cpp, the operand prefetch of
-// OperandPrefetch.cpp) move a tile row by row in 16-byte chunks of 8
-// elements, consecutive threads along a row. A tile may have leading unit
-// dims (a batched matmul's [1, BM, BK]); its last two dims are the rows and
-// the row elements. These helpers address one chunk and copy it: with
-// cp.async when rows are 16-byte aligned (a chunk is then wholly inside or
-// outside the memref), else with eight masked element loads and one 16-byte
-// shared store. Past the memref, or when the copy is out of range, a chunk
-// is zeros.
+// OperandPrefetch.cpp) move a tile row by row in 16-byte chunks (8 halves
+// or 4 floats: getChunkElements), consecutive threads along a row. A tile may
+// have leading unit dims (a batched matmul's [1, BM, BK]); its last two dims
+// are the rows and the row elements. These helpers address one chunk and copy
+// it: with cp.async when rows are 16-byte aligned (a chunk is then wholly
+// inside or outside the memref), else with a chunk's masked element loads and
+// one 16-byte shared store. Past the memref, or when the copy is out of range,
+// a chunk is zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,12 +38,12 @@ ChunkSource getChunkSource(KernelContext &ctx, mlir::OpBuilder &b,
                            mlir::Value inRange);
 
 /// A 16-byte cp.async of the chunk to element `dst` of `buffer` (rows of a
-/// multiple of 8 elements).
+/// multiple of a chunk's elements).
 void emitChunkCopyAsync(KernelContext &ctx, mlir::OpBuilder &b,
                         const View &view, const ChunkSource &source,
                         mlir::Value buffer, mlir::Value dst);
 
-/// Eight masked element loads and one 16-byte store to element `dst` of
+/// A chunk's masked element loads and one 16-byte store to element `dst` of
 /// `buffer` (any row length).
 void emitChunkCopyByElements(KernelContext &ctx, mlir::OpBuilder &b,
                              const View &view, const ChunkSource &source,

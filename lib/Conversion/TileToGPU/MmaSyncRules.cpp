@@ -75,6 +75,12 @@ kbench::gpu_lowering::whyNotCpAsyncPipelined(tile::MmaOp op,
                          "multiple of 16 elements, got N = {0}; change BN",
                          n)
         .str();
+  Type elementType = op.getA().getType().getElementType();
+  if (elementType.isF32() && !op.getTransposeB())
+    return std::string("the cp.async pipeline copies a KxN B as its rows of "
+                       "N, and tf32 reads B as rows of K (ldmatrix cannot "
+                       "transpose 32-bit elements); give B as NxK "
+                       "(transpose_b)");
   for (Value operand : {op.getA(), op.getB()}) {
     tile::LoadOp load = getSqueezedLoad(operand);
     auto view = cast<tile::PartitionType>(load.getView().getType());
@@ -87,7 +93,9 @@ kbench::gpu_lowering::whyNotCpAsyncPipelined(tile::MmaOp op,
   int64_t threads = 32 * numWarps;
   ArrayRef<int64_t> a = op.getA().getType().getShape(),
                     b = op.getB().getType().getShape();
-  if ((a[0] * a[1] / 8) % threads != 0 || (b[0] * b[1] / 8) % threads != 0)
+  int64_t chunk = getChunkElements(elementType);
+  if ((a[0] * a[1] / chunk) % threads != 0 ||
+      (b[0] * b[1] / chunk) % threads != 0)
     return llvm::formatv("the cp.async pipeline copies 16-byte chunks, and "
                          "the {0}x{1} and {2}x{3} operand tiles do not split "
                          "evenly over {4} threads; raise BM, BN or BK, or "
@@ -103,19 +111,28 @@ kbench::gpu_lowering::whyNotTensorCoreTypes(tile::MmaOp op,
   Type operand = op.getA().getType().getElementType();
   Type accType = op.getAcc().getType().getElementType();
   std::string name = ("impl = " + tile::stringifyMmaImpl(impl)).str();
-  if (operand.isF32())
-    return name + " with f32 operands needs tf32 tensor cores, which round "
-                  "the operands to 10 mantissa bits: the task has not opted "
-                  "into tf32 (no tf32 opt-in in task.json) and tile-to-gpu "
-                  "does not lower it; cast the operands to bf16 or use impl = "
-                  "simt";
+  if (operand.isF32() && accType.isF32()) {
+    if (!tile::allowsTf32(op))
+      return name + " with f32 operands needs tf32 tensor cores, which round "
+                    "the operands to 10 mantissa bits, and the task has not "
+                    "opted into tf32 (\"allow_tf32\": true in task.json); "
+                    "opt in, cast the operands to bf16, or use impl = simt";
+    if (impl != tile::MmaImpl::mma_sync)
+      return name + " does not lower f32 (tf32) operands; use impl = "
+                    "mma_sync, or cast the operands to bf16";
+    return std::nullopt;
+  }
   if ((operand.isBF16() || operand.isF16()) && accType.isF32())
     return std::nullopt;
   std::string types;
   llvm::raw_string_ostream os(types);
   os << operand << " x " << operand << " -> " << accType;
-  return name + " lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 only, got " +
-         types + "; use an f32 accumulator, or impl = simt";
+  std::string lowered = impl == tile::MmaImpl::mma_sync
+                            ? "bf16 x bf16 -> f32, f16 x f16 -> f32 and (as "
+                              "tf32) f32 x f32 -> f32"
+                            : "bf16 x bf16 -> f32 and f16 x f16 -> f32";
+  return name + " lowers " + lowered + " only, got " + types +
+         "; use an f32 accumulator, or impl = simt";
 }
 
 std::optional<std::string>
@@ -128,12 +145,20 @@ kbench::gpu_lowering::whyNotMmaSync(tile::MmaOp op, int64_t numWarps,
   ArrayRef<int64_t> c = acc.getShape();
   int64_t m = c[0], n = c[1];
   int64_t k = op.getTransposeA() ? a.getDimSize(0) : a.getDimSize(1);
-  if (m % kMmaSyncM != 0 || n % kMmaSyncN != 0 || k % kMmaSyncK != 0)
-    return llvm::formatv("impl = mma_sync needs the tile sizes M, N, K to be "
-                         "multiples of the m16n8k16 instruction, got {0}x{1}x{2}"
-                         "; change BM, BN or BK",
-                         m, n, k)
+  int64_t stepK = getMmaSyncStepK(a.getElementType());
+  if (m % kMmaSyncM != 0 || n % kMmaSyncN != 0 || k % stepK != 0)
+    return llvm::formatv(
+               "impl = mma_sync needs the tile sizes M, N, K to be "
+               "multiples of the m16n8k{3} instruction, got {0}x{1}x{2}"
+               "; change BM, BN or BK",
+               m, n, k, stepK)
         .str();
+  // ldmatrix.trans moves 16-bit elements, so a tf32 A is read as rows of K
+  // only; a KxN B is transposed by the store from registers instead.
+  if (a.getElementType().isF32() && op.getTransposeA())
+    return std::string("impl = mma_sync with tf32 operands reads A as rows "
+                       "of K (ldmatrix cannot transpose 32-bit elements), so "
+                       "A must be MxK (no transpose_a)");
   if (op.getWarpSplitKind() == tile::MmaWarpSplit::rows &&
       !getMmaSyncWarpGrid(m, n, numWarps, tile::MmaWarpSplit::rows))
     return llvm::formatv("impl = mma_sync with warp_split(rows) gives every "
@@ -182,6 +207,11 @@ int64_t kbench::gpu_lowering::mmaSyncSwizzleKey(int64_t row,
 }
 
 int64_t kbench::gpu_lowering::mmaSyncSwizzle(int64_t row, int64_t col,
-                                             int64_t rowElems) {
-  return (row * rowElems + col) ^ (mmaSyncSwizzleKey(row, rowElems) << 3);
+                                             int64_t rowElems,
+                                             int64_t elementBytes) {
+  int64_t halves = elementBytes / 2; // 16-bit units per element
+  int64_t rowUnits = rowElems * halves;
+  int64_t unit =
+      (row * rowUnits + col * halves) ^ (mmaSyncSwizzleKey(row, rowUnits) << 3);
+  return unit / halves;
 }

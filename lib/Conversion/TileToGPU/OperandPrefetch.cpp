@@ -193,7 +193,8 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     staged.buffer =
         ctx.allocShared(b, view->elementType, stages * staged.stageSize,
                         plan->bufferAlignment());
-    Value aligned = ctx.divisibleBy(b, view->dims.back(), 8);
+    Value aligned =
+        ctx.divisibleBy(b, view->dims.back(), plan->chunkElements());
     rowsAligned =
         rowsAligned
             ? arith::AndIOp::create(b, loc, rowsAligned, aligned).getResult()

@@ -109,6 +109,11 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
     // mma's own rules); a KxN B as rows of N, which the swizzle needs in
     // multiples of 16 too.
     if (!operand.isA && !operand.mma.getTransposeB() &&
+        operand.load.getType().getElementType().isF32())
+      return what + ": a KxN B is prefetched as its rows of N, and tf32 "
+                    "reads B as rows of K (ldmatrix cannot transpose 32-bit "
+                    "elements); give B as NxK (transpose_b)";
+    if (!operand.isA && !operand.mma.getTransposeB() &&
         operand.rowElems % 16 != 0)
       return llvm::formatv("{0}: a KxN B operand is prefetched as rows of N, "
                            "which must be a multiple of 16 elements, got {1}; "
@@ -122,7 +127,8 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
                     "the induction variable and values defined outside the "
                     "loop through scalar arith ops, so that the lowering can "
                     "compute them iterations ahead";
-    int64_t chunks = operand.rows * operand.rowElems / 8;
+    int64_t chunks = operand.rows * operand.rowElems /
+                     getChunkElements(operand.load.getType().getElementType());
     if (chunks % threads != 0)
       return llvm::formatv("{0}: the prefetch copies 16-byte chunks, and the "
                            "{1}x{2} {3} tile does not split evenly over {4} "

@@ -27,12 +27,13 @@
 //             the impl's steps from buffer k mod S, barrier
 //   after:    wait for every group
 //
-// Each thread copies 16-byte chunks (8 elements of a row of K, consecutive
-// threads along a row, so a warp's copies are coalesced); a chunk past the
-// memref, or of a step past the end, copies 0 bytes and zero-fills (the
-// operand views have pad(zero) or no pad). A 16-byte copy needs 16-byte
+// Each thread copies 16-byte chunks (8 halves or 4 floats of a row of K,
+// consecutive threads along a row, so a warp's copies are coalesced); a chunk
+// past the memref, or of a step past the end, copies 0 bytes and zero-fills
+// (the operand views have pad(zero) or no pad). A 16-byte copy needs 16-byte
 // aligned rows, which the kernel does not promise: each step's copies are
-// versioned at run time, cp.async when K % 8 == 0 in both operands, and
+// versioned at run time, cp.async when both operands' K is a multiple of a
+// chunk's elements, and
 // otherwise element loads (zero past the memref) with one 16-byte shared
 // store per chunk, in a loop LLVM must not unroll.
 //
@@ -95,7 +96,9 @@ kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
   // read with ldmatrix.trans; rows of N need 16-element multiples for the
   // swizzle (M always is one).
   p.kMajorA = p.transA;
-  p.kMajorB = !p.transB && p.n % 16 == 0;
+  // ldmatrix.trans is 16-bit: a tf32 KxN B is transposed by its store from
+  // registers into rows of K (a tf32 A is MxK by the rules).
+  p.kMajorB = !p.transB && p.n % 16 == 0 && !p.operandType.isF32();
   if (p.isWgmma()) {
     // A as rows of K (the rules ask for MxK); B as rows of K, or of N in
     // 64-element columns (a KxN B, N a multiple of 64 by the rules).
@@ -108,10 +111,11 @@ kbench::gpu_lowering::planTensorCoreMma(tile::MmaOp op, int64_t numWarps,
   return p;
 }
 
-/// A run of a thread stays in one 16-byte chunk when it is at most 8
+/// A run of a thread stays in one 16-byte chunk when it is at most a chunk's
 /// elements (runs start at multiples of their power-of-two length).
 static bool runsFitChunks(const TileValue &v) {
-  return v.layout.innerPerThread() <= 8;
+  Type elementType = cast<VectorType>(v.vec.getType()).getElementType();
+  return v.layout.innerPerThread() <= getChunkElements(elementType);
 }
 
 std::pair<int64_t, int64_t>
@@ -142,13 +146,15 @@ Value kbench::gpu_lowering::emitStagedOffset(KernelContext &ctx, OpBuilder &b,
     if (p.isWgmma())
       return wgmmaBlocks(emitWgmmaStagedRow(ctx, b, row, p.m, p.numWarps), col,
                          p.m, p.k);
-    return emitMmaSyncSwizzle(ctx, b, row, col, p.kMajorA ? p.m : p.k);
+    return emitMmaSyncSwizzle(ctx, b, row, col, p.kMajorA ? p.m : p.k,
+                              p.elementBytes());
   }
   if (p.transB)
-    return p.isWgmma() ? wgmmaBlocks(row, col, p.n, p.k)
-                       : emitMmaSyncSwizzle(ctx, b, row, col, p.k);
+    return p.isWgmma()
+               ? wgmmaBlocks(row, col, p.n, p.k)
+               : emitMmaSyncSwizzle(ctx, b, row, col, p.k, p.elementBytes());
   if (!p.kMajorB) // transposed element by element into rows of K
-    return emitMmaSyncSwizzle(ctx, b, col, row, p.k);
+    return emitMmaSyncSwizzle(ctx, b, col, row, p.k, p.elementBytes());
   if (!p.isWgmma())
     return emitMmaSyncSwizzle(ctx, b, row, col, p.n);
   // wgmma's N-major B: the K rows of N in blocks (columns) of 64 N.
@@ -227,7 +233,9 @@ kbench::gpu_lowering::getRegisterFragmentA(OpBuilder &b, Location loc,
 /// the next without leaving the registers.
 static bool isAInFragmentRegisters(const TensorCorePlan &p,
                                    const Layout &aLayout) {
-  if (p.transA)
+  // The layouts below hold k16 fragments of 16-bit pairs; tf32's A fragment
+  // (m16n8k8) is another, which no layout names yet.
+  if (p.transA || p.isTf32())
     return false;
   if (p.isWgmma())
     return aLayout == getWgmmaLayout(p.m, p.k, p.numWarps);
@@ -333,11 +341,12 @@ static void emitStagedChunk(KernelContext &ctx, OpBuilder &b,
                             int64_t rowElems, Value inRange, Value buffer,
                             Value stageBase, bool async) {
   Location loc = ctx.loc;
-  Value chunksPerRow = ctx.constIndex(b, rowElems / 8);
+  int64_t chunkElements = p.chunkElements();
+  Value chunksPerRow = ctx.constIndex(b, rowElems / chunkElements);
   Value row = arith::DivUIOp::create(b, loc, chunk, chunksPerRow);
   Value col = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, chunk, chunksPerRow),
-      ctx.constIndex(b, 8));
+      ctx.constIndex(b, chunkElements));
   ChunkSource source = getChunkSource(ctx, b, view, starts, row, col, inRange);
   Value dst = arith::AddIOp::create(b, loc, stageBase,
                                     emitStagedOffset(ctx, b, p, isA, row, col));
@@ -354,7 +363,7 @@ void kbench::gpu_lowering::emitStagedTileCopy(KernelContext &ctx, OpBuilder &b,
                                               Value inRange, Value buffer,
                                               Value stageBase, bool async) {
   auto [rows, rowElems] = getStagedTileShape(p, isA);
-  int64_t chunks = rows * rowElems / 8;
+  int64_t chunks = rows * rowElems / p.chunkElements();
   for (int64_t first = 0; first < chunks; first += 32 * p.numWarps)
     emitStagedChunk(ctx, b, p, isA, view, starts,
                     arith::AddIOp::create(b, ctx.loc, ctx.threadId,
@@ -369,7 +378,7 @@ void kbench::gpu_lowering::emitSynchronousTileCopy(
   Location loc = ctx.loc;
   auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
   auto [rows, rowElems] = getStagedTileShape(p, isA);
-  int64_t chunksPerRow = rowElems / 8;
+  int64_t chunksPerRow = rowElems / p.chunkElements();
   int64_t threads = 32 * p.numWarps;
   // A rolled loop: unrolled, the element loads of every chunk would be in
   // flight at once, in registers the accumulators need.
@@ -482,10 +491,11 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   auto lookup = [&](Value v) { return steps.lookup(v); };
   Value ub = adaptor.getUpperBound();
   // Rows are 16-byte aligned when both operands' innermost dims are
-  // multiples of 8 elements.
-  Value rowsAligned =
-      arith::AndIOp::create(b, loc, ctx.divisibleBy(b, viewA->dims.back(), 8),
-                            ctx.divisibleBy(b, viewB->dims.back(), 8));
+  // multiples of a chunk's elements.
+  int64_t chunkElements = p->chunkElements();
+  Value rowsAligned = arith::AndIOp::create(
+      b, loc, ctx.divisibleBy(b, viewA->dims.back(), chunkElements),
+      ctx.divisibleBy(b, viewB->dims.back(), chunkElements));
   // Issues the copies of step `iv` into stage buffer `stage` and commits
   // them as one group (synchronous: copies them).
   auto issue = [&](Value iv, Value stage) {

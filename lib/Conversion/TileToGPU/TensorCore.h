@@ -41,6 +41,15 @@ struct TensorCorePlan {
   int64_t numWarps;
 
   bool isWgmma() const { return impl == tile::MmaImpl::wgmma; }
+  /// f32 operands, rounded to tf32 by the mma (mma_sync only).
+  bool isTf32() const { return operandType.isF32(); }
+  int64_t elementBytes() const {
+    return operandType.getIntOrFloatBitWidth() / 8;
+  }
+  /// Operand elements per 16-byte chunk (getChunkElements).
+  int64_t chunkElements() const { return getChunkElements(operandType); }
+  /// K of one mma.sync step (getMmaSyncStepK).
+  int64_t stepK() const { return getMmaSyncStepK(operandType); }
   /// Alignment of the staged operand buffers in shared memory.
   int64_t bufferAlignment() const {
     return isWgmma() ? kWgmmaBufferAlign : 16;
@@ -52,11 +61,11 @@ struct TensorCorePlan {
 mlir::FailureOr<TensorCorePlan>
 planTensorCoreMma(tile::MmaOp op, int64_t numWarps, int64_t stages = 1);
 
-/// mmaSyncSwizzle(row, col, rowElems) as index arithmetic at the insertion
-/// point.
+/// mmaSyncSwizzle(row, col, rowElems, elementBytes) as index arithmetic at
+/// the insertion point.
 mlir::Value emitMmaSyncSwizzle(KernelContext &ctx, mlir::OpBuilder &b,
                                mlir::Value row, mlir::Value col,
-                               int64_t rowElems);
+                               int64_t rowElems, int64_t elementBytes = 2);
 
 /// wgmmaStagedRow(row, m, numWarps) as index arithmetic.
 mlir::Value emitWgmmaStagedRow(KernelContext &ctx, mlir::OpBuilder &b,

@@ -274,6 +274,9 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // The tensor-core rules read it while the body's ops are lowered here.
+  if (kernel->hasAttr(tile::kAllowTf32AttrName))
+    func->setAttr(tile::kAllowTf32AttrName, b.getUnitAttr());
   if (!tmaRequests.empty())
     describeTmaDescriptorArgs(func, abi, tmaRequests, firstTmaArg);
   int32_t blockSize = tile::getBlockSize(kernel);

@@ -44,6 +44,24 @@ FailureOr<TaskSignature> readTaskSignature(StringRef taskDir,
   return std::move(*task);
 }
 
+LogicalResult applyTaskOptIns(ModuleOp module, const TaskSignature &task,
+                              std::string &error) {
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    if (task.allowTf32) {
+      kernel->setAttr(kAllowTf32AttrName, UnitAttr::get(module.getContext()));
+      continue;
+    }
+    if (kernel->hasAttr(kAllowTf32AttrName)) {
+      error = "kernel @" + kernel.getSymName().str() + " carries " +
+              kAllowTf32AttrName + ", but task '" + task.name +
+              "' does not opt into tf32; only task.json can (\"allow_tf32\": "
+              "true), since the reference then runs with TF32 on";
+      return failure();
+    }
+  }
+  return success();
+}
+
 namespace {
 
 /// Names every value the entry function launches with and collects the

@@ -1,7 +1,8 @@
 //===- MmaSyncModelTest.cpp - The mma_sync fragment and swizzle model -----===//
 //
 // impl = mma_sync relies on three facts no GPU is needed to check:
-//   - the XOR swizzle is a bijection on a staged operand buffer, and the
+//   - the XOR swizzle is a bijection on a staged operand buffer (of halves,
+//     or of floats for tf32, which it moves as their bytes), and the
 //     eight row addresses of one ldmatrix 8x8 matrix fall in eight different
 //     16-byte bank groups (no bank conflict) for every K the lowering stages;
 //   - the ldmatrix row addresses a warp gives load every element of its A
@@ -144,6 +145,94 @@ TEST(MmaSyncFragments, MatchTheAccumulatorLayout) {
     EXPECT_EQ(owners.size(), size_t(s.m * s.n));
     for (auto &[key, count] : owners)
       EXPECT_EQ(count, 1);
+  }
+}
+
+TEST(MmaSyncSwizzle, Tf32IsTheSwizzleOfItsBytes) {
+  // A row of K floats is staged as the row of 2K halves would be: bijective,
+  // 4-float chunks whole, and the ldmatrix rows of 8 consecutive rows at one
+  // chunk in 8 different 16-byte bank groups (rows of K, K % 8 == 0).
+  for (int64_t rowElems = 8; rowElems <= 256; rowElems += 8) {
+    int64_t rows = 64;
+    std::set<int64_t> seen;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < rowElems; ++c) {
+        int64_t at = mmaSyncSwizzle(r, c, rowElems, /*elementBytes=*/4);
+        EXPECT_EQ(2 * at, mmaSyncSwizzle(r, 2 * c, 2 * rowElems));
+        EXPECT_GE(at, 0);
+        EXPECT_LT(at, rows * rowElems);
+        EXPECT_TRUE(seen.insert(at).second) << rowElems << " " << r << " " << c;
+        EXPECT_EQ(at % 4, c % 4);
+      }
+    for (int64_t first = 0; first < rows; first += 8)
+      for (int64_t chunk = 0; chunk < rowElems / 4; ++chunk) {
+        std::set<int64_t> bankGroups;
+        for (int64_t r = first; r < first + 8; ++r)
+          bankGroups.insert(
+              (4 * mmaSyncSwizzle(r, 4 * chunk, rowElems, 4) / 16) % 8);
+        EXPECT_EQ(bankGroups.size(), 8u) << "K = " << rowElems;
+      }
+  }
+}
+
+// tf32 (m16n8k8): the lowering stages A (MxK) and B (NxK) as rows of K in
+// floats at mmaSyncSwizzle(.., 4) and, per k8 step, gives ldmatrix.x4 the
+// row addresses of MmaSyncLowering.cpp with 4-float matrix rows. ldmatrix
+// hands lane L of matrix j the 32-bit word L % 4 of the row lane 8j + L / 4
+// addressed. Simulated here over the staged buffer, every register must be
+// the PTX fragment element: A a0..a3 = (g, t), (g + 8, t), (g, t + 4),
+// (g + 8, t + 4); B b0, b1 = (k t, n g), (k t + 4, n g).
+TEST(MmaSyncFragments, Tf32LdmatrixGivesThePtxFragments) {
+  for (Shape s : {Shape{64, 64, 4}, Shape{128, 128, 8}, Shape{32, 32, 2},
+                  Shape{16, 8, 1}, Shape{64, 24, 2}}) {
+    for (int64_t k : {8, 32, 64}) {
+      std::optional<MmaSyncWarpGrid> grid =
+          getMmaSyncWarpGrid(s.m, s.n, s.warps);
+      ASSERT_TRUE(grid);
+      const MmaSyncWarpGrid &g = *grid;
+      // Where each staged element went: offset -> (row, col).
+      auto stage = [&](int64_t rows) {
+        std::map<int64_t, std::pair<int64_t, int64_t>> at;
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < k; ++c)
+            at[mmaSyncSwizzle(r, c, k, 4)] = {r, c};
+        return at;
+      };
+      auto bufA = stage(s.m), bufB = stage(s.n);
+      for (int64_t warp = 0; warp < s.warps; ++warp) {
+        int64_t warpM = warp % g.warpsM, warpN = (warp / g.warpsM) % g.warpsN;
+        for (int64_t kk = 0; kk < k / 8; ++kk)
+          for (int64_t lane = 0; lane < 32; ++lane) {
+            int64_t group = lane / 4, inGroup = lane % 4;
+            for (int64_t j = 0; j < 4; ++j) {
+              int64_t giver = 8 * j + lane / 4, r = giver % 8, gj = giver / 8;
+              for (int64_t i = 0; i < g.tilesM; ++i) {
+                int64_t row =
+                    (gj % 2) * 8 * g.warpsM + 8 * warpM + r + i * 16 * g.warpsM;
+                int64_t col = 4 * (gj / 2) + 8 * kk;
+                auto got = bufA.at(mmaSyncSwizzle(row, col, k, 4) + inGroup);
+                int64_t mmaRow = group + 8 * (j % 2);
+                EXPECT_EQ(got.first, (2 * i + mmaRow / 8) * 8 * g.warpsM +
+                                         8 * warpM + mmaRow % 8);
+                EXPECT_EQ(got.second, 8 * kk + inGroup + 4 * (j / 2));
+              }
+              for (int64_t jt = 0; jt < g.tilesN; jt += 2) {
+                bool pair = jt + 1 < g.tilesN;
+                if (!pair && j >= 2)
+                  continue; // .x2: matrices 0 and 1 only
+                int64_t n = 8 * warpN + r +
+                            (pair ? (gj / 2) * 8 * g.warpsN : 0) +
+                            jt * 8 * g.warpsN;
+                int64_t col = 4 * (gj % 2) + 8 * kk;
+                auto got = bufB.at(mmaSyncSwizzle(n, col, k, 4) + inGroup);
+                int64_t tileN = jt + (pair ? j / 2 : 0);
+                EXPECT_EQ(got.first, 8 * (g.warpsN * tileN + warpN) + group);
+                EXPECT_EQ(got.second, 8 * kk + inGroup + 4 * (j % 2));
+              }
+            }
+          }
+      }
+    }
   }
 }
 

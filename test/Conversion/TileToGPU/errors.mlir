@@ -72,7 +72,7 @@ tile.kernel @mma_impl(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   // f32 operands would need tf32 tensor cores (WgmmaRules.h; every refusal is
   // in wgmma-errors.mlir).
-  // expected-error @+1 {{'tile.mma' op impl = wgmma with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits: the task has not opted into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not lower it; cast the operands to bf16 or use impl = simt}}
+  // expected-error @+1 {{'tile.mma' op impl = wgmma with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits, and the task has not opted into tf32 ("allow_tf32": true in task.json); opt in, cast the operands to bf16, or use impl = simt}}
   %c = tile.mma %a, %a, %z impl(wgmma) {transpose_b} : tensor<64x8xf32>, tensor<64x8xf32> -> tensor<64x64xf32>
   tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return

@@ -4,7 +4,8 @@
 // are not multiples of m16n8k16 are refused by the tile.mma verifier first
 // (test/Dialect/Tile/invalid.mlir) and by transform.tile.mma_impl.
 
-// f32 operands would need tf32, which no task opts into.
+// f32 operands need tf32, which this kernel does not allow (no
+// tile.allow_tf32: its task does not opt in).
 tile.kernel @tf32(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
                   %C: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 1} {
@@ -13,7 +14,7 @@ tile.kernel @tf32(%A: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %a = arith.constant dense<1.0> : tensor<16x16xf32>
   %b = arith.constant dense<1.0> : tensor<8x16xf32>
   %z = arith.constant dense<0.0> : tensor<16x8xf32>
-  // expected-error @+1 {{'tile.mma' op impl = mma_sync with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits: the task has not opted into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not lower it; cast the operands to bf16 or use impl = simt}}
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits, and the task has not opted into tf32 ("allow_tf32": true in task.json); opt in, cast the operands to bf16, or use impl = simt}}
   %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xf32>, tensor<8x16xf32> -> tensor<16x8xf32>
   tile.store %c, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
   tile.return
@@ -28,7 +29,7 @@ tile.kernel @f16_acc(%C: memref<?x?xf16> {tile.dims = ["M", "N"]})
   %a = arith.constant dense<1.0> : tensor<16x16xf16>
   %b = arith.constant dense<1.0> : tensor<8x16xf16>
   %z = arith.constant dense<0.0> : tensor<16x8xf16>
-  // expected-error @+1 {{'tile.mma' op impl = mma_sync lowers bf16 x bf16 -> f32 and f16 x f16 -> f32 only, got f16 x f16 -> f16; use an f32 accumulator, or impl = simt}}
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync lowers bf16 x bf16 -> f32, f16 x f16 -> f32 and (as tf32) f32 x f32 -> f32 only, got f16 x f16 -> f16; use an f32 accumulator, or impl = simt}}
   %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_b} : tensor<16x16xf16>, tensor<8x16xf16> -> tensor<16x8xf16>
   tile.store %c, %Cv[%m, %n] : tensor<16x8xf16>, !tile.part<16x8xf16>
   tile.return
@@ -169,5 +170,50 @@ tile.kernel @stages_range(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
     scf.yield %r : tensor<16x16xf32>
   } {tile.pipeline_stages = 5}
   tile.store %acc, %Cv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
+  tile.return
+}
+
+// -----
+
+// tf32 (the kernel allows it): ldmatrix.trans moves 16-bit elements, so a
+// tf32 A must come as MxK.
+tile.kernel @tf32_transposed_a(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 1} attributes {tile.allow_tf32} {
+  %Cv = tile.partition %C tile [16, 8] : memref<?x?xf32> -> !tile.part<16x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<16x8xf32>
+  %a = arith.constant dense<1.0> : tensor<8x16xf32>
+  %b = arith.constant dense<1.0> : tensor<8x8xf32>
+  %z = arith.constant dense<0.0> : tensor<16x8xf32>
+  // expected-error @+1 {{'tile.mma' op impl = mma_sync with tf32 operands reads A as rows of K (ldmatrix cannot transpose 32-bit elements), so A must be MxK (no transpose_a)}}
+  %c = tile.mma %a, %b, %z impl(mma_sync) {transpose_a} : tensor<8x16xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<16x8xf32>, !tile.part<16x8xf32>
+  tile.return
+}
+
+// -----
+
+// tf32 in a cp.async K loop: the copies keep a KxN B's rows of N, which a
+// tf32 mma cannot read; staged from registers (no pipeline) it is
+// transposed by the store and lowers (mma-sync-tf32.mlir).
+tile.kernel @tf32_pipelined_kxn(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                                %W: memref<?x?xf32> {tile.dims = ["K", "N"]},
+                                %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 4} attributes {tile.allow_tf32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [64, 16] pad(zero) : memref<?x?xf32> -> !tile.part<64x16xf32, pad = zero>
+  %Wv = tile.partition %W tile [16, 64] pad(zero) : memref<?x?xf32> -> !tile.part<16x64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
+  %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<64x16xf32, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'scf.for' op tile.pipeline_stages = 3: the cp.async pipeline copies a KxN B as its rows of N, and tf32 reads B as rows of K (ldmatrix cannot transpose 32-bit elements); give B as NxK (transpose_b); use stages 1}}
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<64x16xf32, pad = zero> -> tensor<64x16xf32>
+    %w = tile.load %Wv[%k, %n] : !tile.part<16x64xf32, pad = zero> -> tensor<16x64xf32>
+    %r = tile.mma %x, %w, %a impl(mma_sync) : tensor<64x16xf32>, tensor<16x64xf32> -> tensor<64x64xf32>
+    scf.yield %r : tensor<64x64xf32>
+  } {tile.pipeline_stages = 3}
+  tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
 }

@@ -4,7 +4,8 @@
 // multiples of the m64nNk16 shape are refused by the tile.mma verifier first
 // (test/Dialect/Tile/IR/invalid-ops.mlir) and by transform.tile.mma_impl.
 
-// f32 operands would need tf32, which no task opts into.
+// f32 operands need tf32, which this kernel does not allow (no
+// tile.allow_tf32: its task does not opt in).
 tile.kernel @tf32(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 4} {
   %Cv = tile.partition %C tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
@@ -12,7 +13,7 @@ tile.kernel @tf32(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
   %a = arith.constant dense<1.0> : tensor<64x64xf32>
   %b = arith.constant dense<1.0> : tensor<64x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.mma' op impl = wgmma with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits: the task has not opted into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not lower it; cast the operands to bf16 or use impl = simt}}
+  // expected-error @+1 {{'tile.mma' op impl = wgmma with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits, and the task has not opted into tf32 ("allow_tf32": true in task.json); opt in, cast the operands to bf16, or use impl = simt}}
   %c = tile.mma %a, %b, %z impl(wgmma) {transpose_b} : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
   tile.store %c, %Cv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
@@ -205,5 +206,21 @@ tile.kernel @stages_chunks(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
     scf.yield %r : tensor<64x8xf32>
   } {tile.pipeline_stages = 3}
   tile.store %acc, %Cv[%mi, %ni] : tensor<64x8xf32>, !tile.part<64x8xf32>
+  tile.return
+}
+
+// -----
+
+// A kernel that allows tf32 gets it from mma_sync only.
+tile.kernel @tf32_allowed(%C: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 4} attributes {tile.allow_tf32} {
+  %Cv = tile.partition %C tile [64, 8] : memref<?x?xf32> -> !tile.part<64x8xf32>
+  %m, %n = tile.grid %Cv : !tile.part<64x8xf32>
+  %a = arith.constant dense<1.0> : tensor<64x16xf32>
+  %b = arith.constant dense<1.0> : tensor<8x16xf32>
+  %z = arith.constant dense<0.0> : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.mma' op impl = wgmma does not lower f32 (tf32) operands; use impl = mma_sync, or cast the operands to bf16}}
+  %c = tile.mma %a, %b, %z impl(wgmma) {transpose_b} : tensor<64x16xf32>, tensor<8x16xf32> -> tensor<64x8xf32>
+  tile.store %c, %Cv[%m, %n] : tensor<64x8xf32>, !tile.part<64x8xf32>
   tile.return
 }

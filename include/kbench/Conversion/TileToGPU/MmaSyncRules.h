@@ -34,6 +34,22 @@ namespace kbench::gpu_lowering {
 
 /// The mma.sync instruction shape (m16n8k16, 16-bit operands).
 inline constexpr int64_t kMmaSyncM = 16, kMmaSyncN = 8, kMmaSyncK = 16;
+/// The K of the tf32 instruction (m16n8k8, f32 operands rounded to tf32).
+inline constexpr int64_t kMmaSyncTf32K = 8;
+
+/// The K of one mma.sync step for operands of `elementType`: 8 for f32
+/// (tf32), 16 for bf16 and f16. Either way one step reads 32 bytes of each
+/// operand row, so the staging and the ldmatrix addressing are the same in
+/// bytes.
+inline int64_t getMmaSyncStepK(mlir::Type elementType) {
+  return elementType.isF32() ? kMmaSyncTf32K : kMmaSyncK;
+}
+
+/// Elements of `elementType` in one 16-byte chunk (one cp.async, one row of
+/// an ldmatrix 8x8 matrix): 8 halves or 4 floats.
+inline int64_t getChunkElements(mlir::Type elementType) {
+  return 128 / elementType.getIntOrFloatBitWidth();
+}
 /// Pipeline depths an mma_sync K loop may ask for: 1 (register staging) or
 /// 2..4 cp.async stages.
 inline constexpr int64_t kMmaSyncMaxStages = 4;
@@ -59,8 +75,9 @@ getMmaSyncWarpGrid(int64_t m, int64_t n, int64_t numWarps,
 int64_t getMmaSyncSharedBytes(tile::MmaOp op);
 
 /// Why `op`'s operand and accumulator types rule out the tensor-core `impl`
-/// (mma_sync or wgmma: both take bf16 x bf16 and f16 x f16 into f32), or
-/// nullopt when they do not.
+/// (mma_sync or wgmma: both take bf16 x bf16 and f16 x f16 into f32;
+/// mma_sync also f32 x f32 into f32 as tf32, when the kernel allows tf32,
+/// tile::allowsTf32), or nullopt when they do not.
 std::optional<std::string> whyNotTensorCoreTypes(tile::MmaOp op,
                                                  tile::MmaImpl impl);
 
@@ -81,7 +98,11 @@ std::optional<std::string> whyNotCpAsyncPipelined(tile::MmaOp op,
 /// with `rowElems` 16-bit elements per row (a multiple of 16): the linear
 /// offset with its 16-byte chunk index (bits 3..5) XORed with the row's key,
 /// so that rows 8r .. 8r+7 at one column chunk fall in distinct bank groups.
-int64_t mmaSyncSwizzle(int64_t row, int64_t col, int64_t rowElems);
+/// With `elementBytes` = 4 (tf32) the swizzle is the one of a row of
+/// 2 x rowElems halves, each float taking two: the same bytes move, so the
+/// argument holds unchanged (rowElems then a multiple of 8).
+int64_t mmaSyncSwizzle(int64_t row, int64_t col, int64_t rowElems,
+                       int64_t elementBytes = 2);
 
 /// The XOR key of `row` in mmaSyncSwizzle (0..7): the row within 8 when a
 /// row spans at least one 128-byte line, else the 128-byte line's index.

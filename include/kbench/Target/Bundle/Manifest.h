@@ -29,6 +29,16 @@ namespace kbench {
 mlir::FailureOr<TaskSignature> readTaskSignature(llvm::StringRef taskDir,
                                                  std::string &error);
 
+/// Carries what the task file opts into onto the kernels of a freshly parsed
+/// `module`, before any schedule: with `"allow_tf32": true` every tile.kernel
+/// gets tile.allow_tf32. A kernel that carries tile.allow_tf32 while the task
+/// does not opt in is an error naming it: the precision a task accepts is
+/// its task file's to say (the reference runs with TF32 on only then), not
+/// something a kernel edit can grant itself.
+mlir::LogicalResult applyTaskOptIns(mlir::ModuleOp module,
+                                    const TaskSignature &task,
+                                    std::string &error);
+
 /// Builds the target-independent part of the manifest from the scheduled
 /// module: `buffers`, `kernels` (name, symbol, params, grid, block,
 /// requires) and `launches`. Errors (an entry function that does something

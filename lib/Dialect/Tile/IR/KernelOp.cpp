@@ -21,6 +21,15 @@ using namespace kbench::tile;
 
 static constexpr StringLiteral kDimsAttrName = "tile.dims";
 
+bool kbench::tile::allowsTf32(Operation *op) {
+  // The kernel's own attribute, or the copy tile-to-gpu keeps on the
+  // gpu.func it lowers the kernel's body into.
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (at->hasAttr(kAllowTf32AttrName))
+      return true;
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // Syntax
 //===----------------------------------------------------------------------===//

@@ -58,13 +58,13 @@ bool kbench::maskBoundaryTilesFits(Operation *kernel) {
       kernel, /*value=*/1, transform::planMaskBoundaryTiles);
 }
 
-bool kbench::tensorCoreMmaFits(Operation *kernel) {
-  if (!isa_and_nonnull<tile::KernelOp>(kernel))
+bool kbench::tensorCoreMmaFits(Operation *kernel, StringRef implName) {
+  std::optional<tile::MmaImpl> impl = tile::symbolizeMmaImpl(implName);
+  if (!isa_and_nonnull<tile::KernelOp>(kernel) || !impl)
     return false;
   bool fits = false;
   kernel->walk([&](tile::MmaOp mma) {
-    fits |= !gpu_lowering::whyNotTensorCoreTypes(mma, tile::MmaImpl::mma_sync)
-                 .has_value();
+    fits |= !gpu_lowering::whyNotTensorCoreTypes(mma, *impl).has_value();
   });
   return fits;
 }

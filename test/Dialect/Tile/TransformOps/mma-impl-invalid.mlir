@@ -30,7 +30,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.mma_impl: impl = mma_sync with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits: the task has not opted into tf32 (no tf32 opt-in in task.json) and tile-to-gpu does not lower it; cast the operands to bf16 or use impl = simt}}
+    // expected-error @below {{transform.tile.mma_impl: impl = mma_sync with f32 operands needs tf32 tensor cores, which round the operands to 10 mantissa bits, and the task has not opted into tf32 ("allow_tf32": true in task.json); opt in, cast the operands to bf16, or use impl = simt}}
     transform.tile.mma_impl %k mma_sync : !transform.any_op
     transform.yield
   }
@@ -303,6 +303,41 @@ module attributes {transform.with_named_sequence} {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{transform.tile.pipeline: tile.pipeline_stages = 2: the cp.async pipeline copies 16-byte chunks, and the 16x16 and 16x16 operand tiles do not split evenly over 64 threads; raise BM, BN or BK, or lower num_warps; use stages 1}}
     transform.tile.pipeline %loop stages 2 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A kernel that allows tf32 gets it from mma_sync only.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @k(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xf32> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 64, BN = 64, BK = 32, num_warps = 4} attributes {tile.allow_tf32} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xf32> -> !tile.part<64x32xf32, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xf32> -> !tile.part<64x32xf32, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<64x32xf32, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<64x32xf32, pad = zero> -> tensor<64x32xf32>
+      %w = tile.load %Wv[%n, %k] : !tile.part<64x32xf32, pad = zero> -> tensor<64x32xf32>
+      // expected-note @below {{this tile.mma}}
+      %r = tile.mma %x, %w, %a {transpose_b} : tensor<64x32xf32>, tensor<64x32xf32> -> tensor<64x64xf32>
+      scf.yield %r : tensor<64x64xf32>
+    }
+    tile.store %acc, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.mma_impl: impl = wgmma does not lower f32 (tf32) operands; use impl = mma_sync, or cast the operands to bf16}}
+    transform.tile.mma_impl %k wgmma : !transform.any_op
     transform.yield
   }
 }

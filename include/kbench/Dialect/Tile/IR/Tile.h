@@ -44,6 +44,17 @@ namespace kbench::tile {
 /// lowerings and tile-verify ignore it.
 inline constexpr const char *kStageThroughSharedAttrName =
     "tile.stage_through_shared";
+
+/// Unit attribute on a tile.kernel: its task opts into tf32 (`"allow_tf32":
+/// true` in task.json), so a tile.mma with f32 operands may round them to
+/// tf32 on tensor cores (impl = mma_sync). The compile driver sets it from
+/// task.json and refuses a kernel that carries it when the task does not opt
+/// in (applyTaskOptIns); kbench-opt users write it on the kernel.
+inline constexpr const char *kAllowTf32AttrName = "tile.allow_tf32";
+
+/// Whether `op` is, or sits in, a tile.kernel with tile.allow_tf32 (or the
+/// gpu.func tile-to-gpu lowers it into, which keeps the attribute).
+bool allowsTf32(mlir::Operation *op);
 } // namespace kbench::tile
 
 #endif // KBENCH_DIALECT_TILE_IR_TILE_H

@@ -55,6 +55,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     runner checks them against the actual shapes before every launch.
 
     The body declares the launch grid with exactly one `tile.grid`.
+
+    `attributes {tile.allow_tf32}` marks a kernel whose task opts into tf32
+    (`"allow_tf32": true` in task.json): a `tile.mma` with f32 operands may
+    then run on tensor cores (`impl = mma_sync`), rounding them to tf32. The
+    compile driver sets it from task.json and refuses a kernel that carries
+    it in a task that does not opt in.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,

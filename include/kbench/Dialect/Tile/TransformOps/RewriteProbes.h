@@ -11,6 +11,8 @@
 #ifndef KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
 #define KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
 class Operation;
 } // namespace mlir
@@ -38,9 +40,12 @@ bool stageTransposesFits(mlir::Operation *kernel);
 bool maskBoundaryTilesFits(mlir::Operation *kernel);
 
 /// Whether the tile.kernel `kernel` has a tile.mma whose types the tensor
-/// cores take (bf16 or f16 operands, f32 accumulator): then
-/// `transform.tile.mma_impl` has a choice to offer.
-bool tensorCoreMmaFits(mlir::Operation *kernel);
+/// cores of `impl` take (bf16 or f16 operands, f32 accumulator; f32 operands
+/// as tf32 for mma_sync in a kernel that allows tf32): then
+/// `transform.tile.mma_impl` has that choice to offer. `impl` is the name
+/// the op takes ("mma_sync", "wgmma").
+bool tensorCoreMmaFits(mlir::Operation *kernel,
+                       llvm::StringRef impl = "mma_sync");
 
 /// Whether the tile.kernel `kernel` has a K loop `transform.tile.pipeline`
 /// can pipeline once its tile.mma is on tensor cores.
