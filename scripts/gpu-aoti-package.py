@@ -78,6 +78,10 @@ def key_text(task, dims):
             "out": outs_of(op)} for op in task["reference"]]
     inputs = [[i["name"], i["dtype"], extents(i, dims)] for i in task["inputs"]]
     key = {"reference": ops, "inputs": inputs, "outputs": [o["name"] for o in task["outputs"]]}
+    # A tf32 task's package is built with TF32 on: another package (other
+    # tasks keep their key).
+    if task.get("allow_tf32"):
+        key["allow_tf32"] = True
     return json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -227,9 +231,12 @@ def build_one(task, dims, output, name):
     process or in a --jobs worker; returns {"seconds"} or {"error"}."""
     import torch
     import torch._inductor
-    # As the runner times the eager baseline: fp32 matmuls without TF32.
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    # As the runner times the eager baseline: fp32 matmuls without TF32,
+    # unless the task opts into tf32 ("allow_tf32": true); then with it, as
+    # the runner also runs this package.
+    tf32 = bool(task.get("allow_tf32", False))
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
     t0 = time.time()
     try:
         module_class, example_inputs = build_module(torch, task)

@@ -61,6 +61,10 @@ std::string compiledBaselineKeyText(const Task &task, const SymbolValues &dims) 
   for (const TensorSpec &o : task.outputs)
     outputs.push_back(o.name);
   nlohmann::json key = {{"reference", ops}, {"inputs", inputs}, {"outputs", outputs}};
+  // A tf32 task's package is compiled with TF32 on, so it is another package;
+  // other tasks keep the key they always had.
+  if (task.allowTf32)
+    key["allow_tf32"] = true;
   // nlohmann::json objects are ordered maps: dump() sorts the keys.
   return key.dump(-1, ' ', /*ensure_ascii=*/true);
 }

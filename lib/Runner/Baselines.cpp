@@ -39,9 +39,10 @@ loadChecked(const Reference &reference, const Task &task, const TensorMap &input
   std::vector<at::Tensor> outs;
   try {
     loader = std::make_shared<torch::inductor::AOTIModelPackageLoader>(package);
-    setTf32(false);
+    setTf32(task.allowTf32);
     outs = loader->run(args);
   } catch (const std::exception &e) {
+    setTf32(false);
     detail = package + " could not be loaded or run: " + e.what();
     return nullptr;
   }
@@ -50,7 +51,9 @@ loadChecked(const Reference &reference, const Task &task, const TensorMap &input
              std::to_string(task.outputs.size()) + " outputs";
     return nullptr;
   }
+  // The reference as the protocol computes it: TF32 as for the package.
   TensorMap ref = reference.run(inputs, dims);
+  setTf32(false);
   for (size_t i = 0; i < outs.size(); ++i) {
     const TensorSpec &o = task.outputs[i];
     const at::Tensor &r = ref.at(o.name);
@@ -100,10 +103,12 @@ std::vector<Contestant> baselineContestants(const Reference &reference, const Ta
     return contestants;
   }
   status = {{"status", "measured"}, {"check", "outputs match the reference"}};
-  // TF32 off, as the package was compiled (its extern matmuls call cuBLAS,
-  // which reads the global flag at run time).
-  contestants.push_back({"torch_compile", [loader, args] {
-                           setTf32(false);
+  // TF32 as the package was compiled: off, or on for a task that opts into
+  // tf32 (its extern matmuls call cuBLAS, which reads the global flag at run
+  // time).
+  bool tf32 = task.allowTf32;
+  contestants.push_back({"torch_compile", [loader, args, tf32] {
+                           setTf32(tf32);
                            loader->run(args);
                          }});
 #else

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Usage: compare-package-keys.py GPU_AOTI_PACKAGE_PY REPORT.json...
+# Usage: compare-package-keys.py GPU_AOTI_PACKAGE_PY [--tasks-dir DIR] REPORT.json...
 # The package names kbench-run looked for (report.json
 # "baselines.torch_compile") against those scripts/gpu-aoti-package.py --list
 # computes for the same tasks and torch version: the two must agree, or the
@@ -10,6 +10,9 @@ import subprocess
 import sys
 
 script, reports = sys.argv[1], sys.argv[2:]
+tasks_dir = []
+if reports[:1] == ["--tasks-dir"]:
+    tasks_dir, reports = ["--tasks-dir", reports[1]], reports[2:]
 status = 0
 for path in reports:
     report = json.load(open(path))
@@ -17,7 +20,7 @@ for path in reports:
     task = report["task"]["name"]
     listed = json.loads(subprocess.check_output(
         [sys.executable, script, "--list", "--json", "--tasks", task,
-         "--torch-version", plan["torch"]]))
+         "--torch-version", plan["torch"]] + tasks_dir))
     runner = [(s["shape"], s["package"].split("/")[-1]) for s in plan["shapes"]]
     script_side = [(r["shape"], r["package"]) for r in listed]
     if runner != script_side:
