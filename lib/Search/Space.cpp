@@ -345,6 +345,9 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   // Storing a transposed tile through padded shared memory.
   if (stageTransposesFits(kernel))
     alternatives("stage_transposes", "transform.tile.stage_transposes %k 1");
+  // A matmul epilogue through shared memory, in a rolled loop.
+  if (stageEpilogueFits(kernel))
+    alternatives("stage_epilogue", "transform.tile.stage_epilogue %k 1");
   // Tensor cores for a bf16 or f16 tile.mma: mma.sync or wgmma, each with a
   // cp.async pipeline of 1 to 4 stages where the kernel has a K loop (f32
   // operands of a task that opts into tf32: mma.sync only); the impls'

@@ -63,7 +63,8 @@ public:
   /// tile of two or more sizes, and a structural alternative per rewrite
   /// that fits the kernel (RewriteProbes.h): "split_reduction" (without or
   /// with transform.tile.split_reduction in chunks of the knob "chunk"),
-  /// "mask_boundary_tiles", "single_pass", "stage_transposes" (each without
+  /// "mask_boundary_tiles", "single_pass", "stage_transposes",
+  /// "stage_epilogue" (each without
   /// or with its op) and "mma_impl" (simt, mma_sync or wgmma, with the knob
   /// "stages" where there is a K loop). Empty with `error` set when the
   /// module has no single kernel.

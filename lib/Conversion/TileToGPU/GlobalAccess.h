@@ -39,6 +39,14 @@ mlir::FailureOr<TileValue> emitLoad(KernelContext &ctx, mlir::OpBuilder &b,
                                     mlir::ValueRange indices,
                                     const Layout &layout);
 
+/// Emits the store of `value` into tile `indices` of `view` at the insertion
+/// point (the interior fast path with 16-byte runs where the rows are
+/// aligned, boundary tiles masked). A view whose tileShape is a sub-tile of
+/// the partition's stores that sub-tile.
+void emitStore(KernelContext &ctx, mlir::OpBuilder &b, mlir::Location loc,
+               const View &view, const TileValue &value,
+               mlir::ValueRange indices);
+
 /// The pad value of `kind` for element type `type` as a typed attribute.
 mlir::TypedAttr getPadAttr(tile::PadKind kind, mlir::Type type);
 

@@ -374,9 +374,10 @@ struct LoadLowering : KernelPattern<tile::LoadOp> {
 
 /// The store of tile `value` at tile `indices` of `view`, from any layout
 /// (each element is written by one of its replicas).
-static void emitStore(KernelContext &ctx, OpBuilder &b, Location loc,
-                      const View &view, const TileValue &value,
-                      ValueRange indices) {
+void kbench::gpu_lowering::emitStore(KernelContext &ctx, OpBuilder &b,
+                                     Location loc, const View &view,
+                                     const TileValue &value,
+                                     ValueRange indices) {
   const Layout &layout = value.layout;
   int64_t run = layout.innerPerThread();
   int64_t n = layout.numElements();

@@ -120,6 +120,10 @@ void populateTensorCorePatterns(const TileTypeConverter &converter,
 void populateOperandPrefetchPatterns(const TileTypeConverter &converter,
                                      KernelContext &ctx,
                                      mlir::RewritePatternSet &patterns);
+/// The stores marked tile.staged_epilogue (StagedEpilogue.cpp).
+void populateStagedEpiloguePatterns(const TileTypeConverter &converter,
+                                    KernelContext &ctx,
+                                    mlir::RewritePatternSet &patterns);
 
 /// All of the above: the lowering of one kernel's body.
 void populateTileToGPUPatterns(const TileTypeConverter &converter,

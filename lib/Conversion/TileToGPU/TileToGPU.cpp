@@ -133,6 +133,7 @@ void kbench::gpu_lowering::populateTileToGPUPatterns(
   populateReducePatterns(converter, ctx, patterns);
   populateScanPatterns(converter, ctx, patterns);
   populateMmaPatterns(converter, ctx, patterns);
+  populateStagedEpiloguePatterns(converter, ctx, patterns);
 }
 
 /// Whether `op` is lowered already: no tile op, no tile types, and no

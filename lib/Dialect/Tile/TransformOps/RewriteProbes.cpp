@@ -16,6 +16,7 @@
 #include "MaskBoundaryTiles.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
+#include "StageEpilogue.h"
 #include "StageTransposes.h"
 
 using namespace mlir;
@@ -51,6 +52,11 @@ bool kbench::splitReductionFits(Operation *kernel) {
 bool kbench::stageTransposesFits(Operation *kernel) {
   return plansOnKernel<transform::StageTransposesPlan>(
       kernel, /*value=*/1, transform::planStageTransposes);
+}
+
+bool kbench::stageEpilogueFits(Operation *kernel) {
+  return plansOnKernel<transform::StageEpiloguePlan>(
+      kernel, /*value=*/1, transform::planStageEpilogue);
 }
 
 bool kbench::maskBoundaryTilesFits(Operation *kernel) {

@@ -19,6 +19,7 @@
 #include "RowsPerCta.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
+#include "StageEpilogue.h"
 #include "StageTransposes.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
@@ -700,11 +701,13 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
 }
 
 //===----------------------------------------------------------------------===//
-// SplitReductionOp, StageTransposesOp, MaskBoundaryTilesOp, RowsPerCtaOp
+// SplitReductionOp, StageTransposesOp, StageEpilogueOp, MaskBoundaryTilesOp,
+// RowsPerCtaOp
 //===----------------------------------------------------------------------===//
 
 /// apply() of the structural rewrites that plan every kernel before editing
-/// any (split_reduction, stage_transposes, mask_boundary_tiles, rows_per_cta):
+/// any (split_reduction, stage_transposes, stage_epilogue,
+/// mask_boundary_tiles, rows_per_cta):
 /// `plan` checks one kernel, `rewrite` edits it.
 template <typename Plan>
 static DiagnosedSilenceableFailure applyPlanned(
@@ -774,6 +777,8 @@ KBENCH_PLANNED_REWRITE_OP(SplitReductionOp, SplitPlan, "chunk",
 KBENCH_PLANNED_REWRITE_OP(StageTransposesOp, StageTransposesPlan,
                           "stage_transposes", planStageTransposes,
                           applyStageTransposes)
+KBENCH_PLANNED_REWRITE_OP(StageEpilogueOp, StageEpiloguePlan, "stage_epilogue",
+                          planStageEpilogue, applyStageEpilogue)
 KBENCH_PLANNED_REWRITE_OP(MaskBoundaryTilesOp, MaskBoundaryTilesPlan,
                           "mask_boundary_tiles", planMaskBoundaryTiles,
                           applyMaskBoundaryTiles)

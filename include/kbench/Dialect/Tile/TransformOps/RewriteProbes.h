@@ -34,6 +34,10 @@ bool splitReductionFits(mlir::Operation *kernel);
 /// tile.kernel `kernel`: a store of a tile that a tile.transpose produced.
 bool stageTransposesFits(mlir::Operation *kernel);
 
+/// Whether `transform.tile.stage_epilogue` has a matmul epilogue to stage in
+/// the tile.kernel `kernel` (EpilogueRules.h).
+bool stageEpilogueFits(mlir::Operation *kernel);
+
 /// Whether `transform.tile.mask_boundary_tiles` has a mask to move in the
 /// tile.kernel `kernel`: a select on a comparison of lane indices that no
 /// boundary branch written by hand encloses.

@@ -332,6 +332,42 @@ def StageTransposesOp : Tile_TransformOp<"stage_transposes"> {
   let hasVerifier = 1;
 }
 
+def StageEpilogueOp : Tile_TransformOp<"stage_epilogue"> {
+  let summary = "Run a matmul epilogue through shared memory (structural)";
+  let description = [{
+    ```mlir
+    transform.tile.stage_epilogue %k 1 : !transform.any_op
+    ```
+    A matmul's epilogue (bias, activation, cast) runs on the accumulator in
+    the mma's fragment layout: each thread evaluates it for every
+    accumulator it holds, unrolled, and stores short runs. The rewrite marks
+    every `tile.store` whose tile is an elementwise chain (arith and math
+    ops, splat constants, broadcasts of a row or a column vector) over one
+    `tile.mma` result with the unit attribute `tile.staged_epilogue`;
+    tile-to-gpu then stores the accumulator to shared memory (in column
+    phases that fit beside what the kernel already uses) and evaluates the
+    chain in a rolled loop in which each thread takes one 16-byte run of the
+    output, stored through the ordinary tile.store lowering
+    (docs/gpu-lowering.md, "Staged epilogue"). The tile IR is otherwise
+    unchanged, so tile-verify and the host target see the same kernel. The
+    value is 1 (apply) or 0 (leave the kernel as is), an integer or a
+    `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is
+    not 0 or 1, or a kernel has no tile.store of such a chain (the message
+    gives the first store's reason).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def MaskBoundaryTilesOp : Tile_TransformOp<"mask_boundary_tiles"> {
   let summary = "Apply lane masks only on the tiles that need them (structural)";
   let description = [{

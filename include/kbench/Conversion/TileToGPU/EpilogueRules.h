@@ -1,0 +1,60 @@
+//===- EpilogueRules.h - Which stores a staged epilogue takes ----*- C++
+//-*-===//
+//
+// Shared by transform.tile.stage_epilogue (which marks the stores) and
+// tile-to-gpu (StagedEpilogue.cpp, which lowers them), so that both apply one
+// rule.
+//
+// A matmul's epilogue (bias, activation, cast, store) runs on the
+// accumulator in the mma's fragment layout: every thread evaluates it for
+// every accumulator it holds, unrolled, and stores short runs. A staged
+// epilogue stores the accumulator to shared memory once and then evaluates
+// the elementwise chain in a rolled loop, each thread taking one 16-byte run
+// of the output per iteration (docs/gpu-lowering.md, "Staged epilogue").
+// This header says which stores qualify: the stored tile is an elementwise
+// chain over one tile that a tile.mma produced, whose other leaves are splat
+// constants and broadcasts of vectors along a row or a column.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KBENCH_CONVERSION_TILETOGPU_EPILOGUERULES_H
+#define KBENCH_CONVERSION_TILETOGPU_EPILOGUERULES_H
+
+#include "kbench/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <optional>
+#include <string>
+
+namespace kbench::gpu_lowering {
+
+/// Unit attribute on a tile.store (set by transform.tile.stage_epilogue):
+/// tile-to-gpu lowers it as a staged epilogue. tile-verify and the host
+/// target ignore it.
+inline constexpr const char *kStagedEpilogueAttrName = "tile.staged_epilogue";
+
+/// The shape of a staged epilogue, read from the tile IR.
+struct StagedEpilogue {
+  /// The tile the chain starts from: a tile.mma result, or the result of
+  /// the loop that accumulates one.
+  mlir::Value source;
+  /// The chain, definitions before uses: elementwise arith/math ops on
+  /// tiles (and the tile.convert_layout ops tile-assign-layouts put between
+  /// them), all in the block of the store.
+  llvm::SmallVector<mlir::Operation *> chain;
+  /// Splat tile constants the chain reads (defined anywhere).
+  llvm::SmallVector<mlir::arith::ConstantOp> constants;
+  /// Broadcasts of a rank-1 tile into the chain: `dims [0]` (one value per
+  /// column, a bias) or `dims [1]` (one value per row).
+  llvm::SmallVector<tile::BroadcastOp> broadcasts;
+};
+
+/// The staged epilogue of `store`, or nullopt with the reason in `why`
+/// (naming what disqualifies it and how to fix it).
+std::optional<StagedEpilogue> getStagedEpilogue(tile::StoreOp store,
+                                                std::string &why);
+
+} // namespace kbench::gpu_lowering
+
+#endif // KBENCH_CONVERSION_TILETOGPU_EPILOGUERULES_H

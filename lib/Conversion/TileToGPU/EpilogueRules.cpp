@@ -1,0 +1,128 @@
+//===- EpilogueRules.cpp - Which stores a staged epilogue takes -----------===//
+
+#include "kbench/Conversion/TileToGPU/EpilogueRules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+/// Whether `value` is a tile.mma result, directly or as the result of an
+/// scf.for whose body yields one for it (the K loop of a matmul).
+static bool isMmaResult(Value value) {
+  if (value.getDefiningOp<tile::MmaOp>())
+    return true;
+  auto result = dyn_cast<OpResult>(value);
+  auto loop = result ? dyn_cast<scf::ForOp>(result.getOwner()) : nullptr;
+  if (!loop)
+    return false;
+  Value yielded =
+      loop.getBody()->getTerminator()->getOperand(result.getResultNumber());
+  return bool(yielded.getDefiningOp<tile::MmaOp>());
+}
+
+/// Whether `op` is a splat tile constant.
+static bool isSplatTile(Operation *op) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant || !isa<RankedTensorType>(constant.getType()))
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && dense.isSplat();
+}
+
+/// Whether `op` is an elementwise arith/math op whose operands and results
+/// are all tiles of `shape`.
+static bool isElementwiseOnTiles(Operation *op, ArrayRef<int64_t> shape) {
+  if (!OpTrait::hasElementwiseMappableTraits(op) ||
+      !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      op->getNumResults() != 1)
+    return false;
+  auto isTile = [&](Type type) {
+    auto tile = dyn_cast<RankedTensorType>(type);
+    return tile && tile.getShape() == shape;
+  };
+  return llvm::all_of(op->getOperandTypes(), isTile) &&
+         llvm::all_of(op->getResultTypes(), isTile);
+}
+
+std::optional<StagedEpilogue>
+kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
+  auto stored = cast<RankedTensorType>(store.getValue().getType());
+  if (stored.getRank() != 2) {
+    why = "a staged epilogue stores 2-D tiles, and this tile.store stores a "
+          "rank-" +
+          std::to_string(stored.getRank()) + " tile";
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> shape = stored.getShape();
+  StagedEpilogue epilogue;
+  llvm::SetVector<Operation *> chain;
+  llvm::SetVector<Value> sources;
+  SmallVector<Value> worklist{store.getValue()};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (def && isSplatTile(def)) {
+      if (!llvm::is_contained(epilogue.constants, def))
+        epilogue.constants.push_back(cast<arith::ConstantOp>(def));
+      continue;
+    }
+    if (auto broadcast = dyn_cast_or_null<tile::BroadcastOp>(def)) {
+      auto input = cast<RankedTensorType>(broadcast.getInput().getType());
+      ArrayRef<int64_t> dims = broadcast.getDims();
+      if (input.getRank() == 1 && dims.size() == 1 &&
+          cast<RankedTensorType>(broadcast.getType()).getShape() == shape) {
+        epilogue.broadcasts.push_back(broadcast);
+        continue;
+      }
+    }
+    // tile-assign-layouts may have put a conversion between the chain's
+    // values; the staged chain reads every value in its own layout anyway.
+    if (auto convert = dyn_cast_or_null<tile::ConvertLayoutOp>(def)) {
+      chain.insert(def);
+      worklist.push_back(convert.getInput());
+      continue;
+    }
+    if (def && isElementwiseOnTiles(def, shape)) {
+      chain.insert(def);
+      for (Value operand : def->getOperands())
+        worklist.push_back(operand);
+      continue;
+    }
+    sources.insert(value);
+  }
+  if (sources.size() != 1) {
+    why = "the stored tile must be an elementwise chain (arith and math ops, "
+          "splat constants, broadcasts of a row or a column vector) over "
+          "exactly one other tile, and it reaches " +
+          std::to_string(sources.size()) + " tiles";
+    return std::nullopt;
+  }
+  epilogue.source = sources.front();
+  if (!isMmaResult(epilogue.source)) {
+    why = "the chain of the stored tile starts from a tile that no tile.mma "
+          "produced (a staged epilogue serves matmul results, whose "
+          "accumulator layout is not the store's)";
+    return std::nullopt;
+  }
+  // Definitions before uses: the chain's ops sit in one block, in order.
+  epilogue.chain = chain.takeVector();
+  Block *block = store->getBlock();
+  for (Operation *op : epilogue.chain)
+    if (op->getBlock() != block) {
+      why = "the elementwise ops of the stored tile's chain must sit in the "
+            "block of the tile.store";
+      return std::nullopt;
+    }
+  llvm::sort(epilogue.chain,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return epilogue;
+}

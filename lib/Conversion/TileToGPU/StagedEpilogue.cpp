@@ -1,0 +1,303 @@
+//===- StagedEpilogue.cpp - A matmul epilogue through shared memory -------===//
+//
+// A tile.store marked tile.staged_epilogue (transform.tile.stage_epilogue;
+// which stores qualify: EpilogueRules.h) is lowered without evaluating its
+// elementwise chain on the accumulator fragment. Instead:
+//
+//   stage:  the row and column vectors the chain broadcasts (a bias) go to
+//           shared memory once;
+//   phase p (columns [p BNp, (p + 1) BNp) of the BM x BN tile):
+//           barrier (p > 0: the previous phase's reads are done)
+//           every thread stores the accumulators it holds in those columns
+//           (static: a run's columns do not depend on the lane) into a
+//           BM x BNp buffer whose rows are padded by 32 bytes
+//           barrier
+//           a rolled loop over row blocks of R = threads x C / BNp rows, C
+//           = the elements of one 16-byte run of the output: each thread
+//           reads its C contiguous accumulators of one row, evaluates the
+//           chain once on them and stores one C-element run through the
+//           tile.store lowering of an R x BNp sub-tile (bounds, alignment
+//           and the 16-byte fast path as for any store)
+//   after:  barrier when the store is in a loop (the buffer is reused).
+//
+// The code of the chain is emitted once per phase instead of once per
+// accumulator, and a warp's stores cover whole 128-byte lines. The phase
+// width BNp is the widest power-of-two split of BN whose buffer fits in the
+// shared memory left beside what the kernel already allocated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalAccess.h"
+#include "Patterns.h"
+#include "SharedMemory.h"
+#include "kbench/Conversion/TileToGPU/EpilogueRules.h"
+#include "kbench/Support/KernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace kbench;
+using namespace kbench::gpu_lowering;
+
+namespace {
+/// The static shape of one staged epilogue.
+struct EpiloguePlan {
+  int64_t rows, cols; // BM, BN
+  int64_t runElems;   // C: output elements in 16 bytes
+  int64_t phaseCols;  // BNp
+  int64_t blockRows;  // R
+  int64_t iterations; // row blocks per phase
+  int64_t rowStride;  // BNp + padding, in source elements
+  Layout block;       // the R x BNp sub-tile, one run per thread
+};
+} // namespace
+
+/// Whether every run of `layout` (a rank-2 tile layout) lies in one phase of
+/// `phaseCols` columns whatever the thread, so that the runs a phase stores
+/// are known statically.
+static bool runsStayInPhases(const Layout &layout, int64_t phaseCols) {
+  const DimLayout &cols = layout.dims[1];
+  bool ok = true;
+  layout.forEachChunk([&](int64_t, ArrayRef<int64_t> offsets) {
+    int64_t first = offsets[1] / phaseCols;
+    int64_t last = (offsets[1] + (cols.threads() - 1) * cols.perThread +
+                    cols.perThread - 1) /
+                   phaseCols;
+    ok &= first == last;
+  });
+  return ok;
+}
+
+/// The plan for storing a `rows` x `cols` tile of `outType` from a source
+/// in `sourceLayout` of `sourceType`, with `freeBytes` of shared memory
+/// left; or the reason there is none.
+static FailureOr<EpiloguePlan> planEpilogue(int64_t rows, int64_t cols,
+                                            Type outType, Type sourceType,
+                                            const Layout &sourceLayout,
+                                            int64_t numWarps, int64_t freeBytes,
+                                            std::string &why) {
+  EpiloguePlan plan;
+  plan.rows = rows;
+  plan.cols = cols;
+  plan.runElems = 16 / elementBytes(outType);
+  int64_t threads = 32 * numWarps;
+  int64_t sourceBytes = elementBytes(sourceType);
+  for (int64_t phaseCols = cols; phaseCols >= plan.runElems; phaseCols /= 2) {
+    if (cols % phaseCols != 0 || phaseCols % plan.runElems != 0 ||
+        (threads * plan.runElems) % phaseCols != 0)
+      continue;
+    int64_t blockRows = threads * plan.runElems / phaseCols;
+    if (blockRows > rows || rows % blockRows != 0 ||
+        !runsStayInPhases(sourceLayout, phaseCols))
+      continue;
+    int64_t rowStride = phaseCols + 32 / sourceBytes;
+    if (rows * rowStride * sourceBytes > freeBytes)
+      continue;
+    plan.phaseCols = phaseCols;
+    plan.blockRows = blockRows;
+    plan.iterations = rows / blockRows;
+    plan.rowStride = rowStride;
+    plan.block =
+        getBlockedLayout({blockRows, phaseCols}, numWarps, plan.runElems);
+    if (plan.block.numElements() != plan.runElems ||
+        plan.block.innerPerThread() != plan.runElems)
+      continue;
+    return plan;
+  }
+  why = llvm::formatv("no split of the {0}x{1} tile into column phases gives "
+                      "every one of the {2} threads one 16-byte run per row "
+                      "block with a buffer that fits the {3} bytes of shared "
+                      "memory left; use a smaller tile or fewer pipeline "
+                      "stages, or leave the epilogue in registers",
+                      rows, cols, threads, freeBytes)
+            .str();
+  return failure();
+}
+
+namespace {
+struct StagedEpilogueLowering : KernelPattern<tile::StoreOp> {
+  using KernelPattern::KernelPattern;
+  bool matches(tile::StoreOp op) const override {
+    return op->hasAttr(kStagedEpilogueAttrName);
+  }
+  LogicalResult lower(tile::StoreOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override;
+};
+} // namespace
+
+LogicalResult
+StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const {
+  OpBuilder &b = rewriter;
+  Location loc = op.getLoc();
+  std::string why;
+  std::optional<StagedEpilogue> epilogue = getStagedEpilogue(op, why);
+  if (!epilogue)
+    return op.emitOpError("tile.staged_epilogue: ") << why;
+  FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
+  if (failed(view))
+    return failure();
+  auto sourceType = cast<RankedTensorType>(epilogue->source.getType());
+  Type sourceElement = sourceType.getElementType();
+  Layout sourceLayout = layoutOf(epilogue->source);
+  int64_t freeBytes = kSm90aLimits.sharedMemoryPerBlock - ctx.sharedBytes -
+                      1024; // alignment of the new buffers
+  for (tile::BroadcastOp broadcast : epilogue->broadcasts)
+    freeBytes -= 16 + broadcast.getInput().getType().getNumElements() *
+                          elementBytes(broadcast.getType().getElementType());
+  FailureOr<EpiloguePlan> planned =
+      planEpilogue(view->tileShape[0], view->tileShape[1], view->elementType,
+                   sourceElement, sourceLayout, ctx.numWarps, freeBytes, why);
+  if (failed(planned))
+    return op.emitOpError("tile.staged_epilogue: ") << why;
+  const EpiloguePlan &plan = *planned;
+  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
+
+  // The broadcast vectors, each once, indexed by its own coordinate.
+  SmallVector<Value> vectorBuffers;
+  for (tile::BroadcastOp broadcast : epilogue->broadcasts) {
+    Value input = broadcast.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    Value buffer =
+        ctx.allocShared(b, type.getElementType(), type.getNumElements(), 16);
+    storeToShared(
+        ctx, b, {rewriter.getRemappedValue(input), layoutOf(input)}, buffer,
+        [](ValueRange coords) { return coords[0]; },
+        /*innerContiguous=*/true);
+    vectorBuffers.push_back(buffer);
+  }
+  Value buffer =
+      ctx.allocShared(b, sourceElement, plan.rows * plan.rowStride, 16);
+  Value source = rewriter.getRemappedValue(epilogue->source);
+  SmallVector<Value> sourceBase;
+  for (const DimLayout &d : sourceLayout.dims) {
+    Value t = ctx.threadCoord(b, d);
+    sourceBase.push_back(
+        d.perThread > 1 && d.threads() > 1
+            ? arith::MulIOp::create(b, loc, t, c(d.perThread)).getResult()
+            : t);
+  }
+  int64_t run = sourceLayout.innerPerThread();
+  int64_t phases = plan.cols / plan.phaseCols;
+  // A run starts at a multiple of its length in a row whose stride is one
+  // too (runs of up to 8 elements, rows padded by 32 bytes).
+  int64_t runBytes = run * elementBytes(sourceElement);
+  IntegerAttr runAlignment =
+      run > 1 && plan.rowStride % run == 0 && llvm::isPowerOf2_64(runBytes)
+          ? b.getI64IntegerAttr(std::min<int64_t>(16, runBytes))
+          : IntegerAttr();
+  // The sub-tile view: R x BNp tiles of the same memref.
+  SmallVector<int64_t> blockShape{plan.blockRows, plan.phaseCols};
+  View blockView = *view;
+  blockView.tileShape = blockShape;
+  Value m = adaptor.getIndices()[0], n = adaptor.getIndices()[1];
+  Value firstBlockRow =
+      arith::MulIOp::create(b, loc, m, c(plan.rows / plan.blockRows));
+  Value firstPhase = arith::MulIOp::create(b, loc, n, c(phases));
+
+  for (int64_t phase = 0; phase < phases; ++phase) {
+    if (phase > 0)
+      ctx.barrier(b);
+    int64_t firstCol = phase * plan.phaseCols;
+    sourceLayout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+      if (offsets[1] / plan.phaseCols != phase)
+        return;
+      SmallVector<Value> coords = runCoords(ctx, b, sourceBase, offsets, loc);
+      Value at = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, coords[0], c(plan.rowStride)),
+          arith::SubIOp::create(b, loc, coords[1], c(firstCol)));
+      Value chunk = vector::ExtractStridedSliceOp::create(
+          b, loc, source, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{run},
+          ArrayRef<int64_t>{1});
+      vector::StoreOp::create(b, loc, chunk, buffer, ValueRange{at},
+                              /*nontemporal=*/false, runAlignment);
+    });
+    ctx.barrier(b);
+
+    auto loop = scf::ForOp::create(b, loc, c(0), c(plan.iterations), c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value it = loop.getInductionVar();
+    Value blockRow0 = arith::MulIOp::create(b, loc, it, c(plan.blockRows));
+    IRMapping values;
+    values.map(
+        epilogue->source,
+        loadFromShared(
+            ctx, b, plan.block, sourceElement, buffer,
+            [&](ValueRange coords) -> Value {
+              Value row = arith::AddIOp::create(b, loc, blockRow0, coords[0]);
+              return arith::AddIOp::create(
+                  b, loc, arith::MulIOp::create(b, loc, row, c(plan.rowStride)),
+                  coords[1]);
+            },
+            /*innerContiguous=*/true));
+    auto runOf = [&](Type element) {
+      return VectorType::get({plan.runElems}, element);
+    };
+    for (auto [broadcast, vectorBuffer] :
+         llvm::zip(epilogue->broadcasts, vectorBuffers)) {
+      Type element = broadcast.getType().getElementType();
+      bool perColumn = broadcast.getDims()[0] == 0;
+      // A thread's run lies in one row: per column it reads the run's
+      // columns, per row the row's one value.
+      Layout along = plan.block.drop({perColumn ? 0 : 1});
+      Value loaded = loadFromShared(
+          ctx, b, along, element, vectorBuffer,
+          [&](ValueRange coords) -> Value {
+            return perColumn
+                       ? arith::AddIOp::create(b, loc, coords[0], c(firstCol))
+                       : arith::AddIOp::create(b, loc, coords[0], blockRow0);
+          },
+          /*innerContiguous=*/true);
+      if (!perColumn)
+        loaded = vector::BroadcastOp::create(
+            b, loc, runOf(element),
+            vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{0}));
+      values.map(broadcast.getResult(), loaded);
+    }
+    for (arith::ConstantOp constant : epilogue->constants) {
+      auto dense = cast<DenseElementsAttr>(constant.getValue());
+      VectorType type = runOf(dense.getElementType());
+      values.map(
+          constant.getResult(),
+          arith::ConstantOp::create(
+              b, loc, type,
+              DenseElementsAttr::get(type, dense.getSplatValue<Attribute>())));
+    }
+    for (Operation *chainOp : epilogue->chain) {
+      // Every value of the loop is one run in the sub-tile's layout.
+      if (auto convert = dyn_cast<tile::ConvertLayoutOp>(chainOp)) {
+        values.map(convert.getResult(), values.lookup(convert.getInput()));
+        continue;
+      }
+      SmallVector<Value> operands;
+      for (Value operand : chainOp->getOperands())
+        operands.push_back(values.lookup(operand));
+      SmallVector<Type> types;
+      for (Type type : chainOp->getResultTypes())
+        types.push_back(runOf(cast<RankedTensorType>(type).getElementType()));
+      OperationState state(chainOp->getLoc(), chainOp->getName(), operands,
+                           types, chainOp->getAttrs());
+      Operation *clone = b.create(state);
+      values.map(chainOp->getResult(0), clone->getResult(0));
+    }
+    Value stored = values.lookup(op.getValue());
+    emitStore(ctx, b, loc, blockView, {stored, plan.block},
+              ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
+                         arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+  }
+  if (inLoop(op))
+    ctx.barrier(b);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+void kbench::gpu_lowering::populateStagedEpiloguePatterns(
+    const TileTypeConverter &converter, KernelContext &ctx,
+    RewritePatternSet &patterns) {
+  // Outranks the plain tile.store pattern on the marked stores.
+  patterns.add<StagedEpilogueLowering>(converter, ctx, /*benefit=*/2);
+}
