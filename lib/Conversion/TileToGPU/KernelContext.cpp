@@ -127,6 +127,18 @@ Value KernelContext::allocShared(OpBuilder &b, Type elementType,
                                 ValueRange{});
 }
 
+Value KernelContext::viewShared(OpBuilder &b, Type elementType, int64_t count,
+                                int64_t offset) {
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(prologueEnd);
+  auto type = MemRefType::get({count}, elementType, MemRefLayoutAttrInterface(),
+                              workgroup);
+  return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(b, offset),
+                                ValueRange{});
+}
+
 int64_t kbench::gpu_lowering::elementBytes(Type type) {
   if (type.isIndex())
     return 8;

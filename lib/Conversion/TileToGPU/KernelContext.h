@@ -107,6 +107,22 @@ public:
   mlir::Value sharedBase;
   int64_t sharedBytes = 0;
   int64_t sharedAlignment = 16;
+  /// A view of `count` elements at byte `offset` of the byte buffer, inside
+  /// what allocShared handed out already: for reusing a buffer whose last
+  /// use is over (its view is hoisted).
+  mlir::Value viewShared(mlir::OpBuilder &b, mlir::Type elementType,
+                         int64_t count, int64_t offset);
+  /// The operand stage buffers of the last tensor-core K loop lowered: the
+  /// byte range they take and the loop's (unconverted) result. Every copy
+  /// into them is complete where the loop ends, so once every thread has
+  /// passed a barrier after it (no wgmma reads them any more) the range may
+  /// hold other data; the loop's mbarriers lie outside it. The staged
+  /// epilogue of that result reuses it (StagedEpilogue.cpp).
+  struct StagingRange {
+    mlir::Value loopResult;
+    int64_t offset = 0, bytes = 0;
+  };
+  std::optional<StagingRange> lastKLoopStaging;
 
   //===--- Prefetched mma operands (OperandPrefetch.cpp) ----------------===//
   /// Where a loop with an operand prefetch (PrefetchRules.h) left the tile

@@ -23,13 +23,18 @@
 // The code of the chain is emitted once per phase instead of once per
 // accumulator, and a warp's stores cover whole 128-byte lines. The phase
 // width BNp is the widest power-of-two split of BN whose buffer fits in the
-// shared memory left beside what the kernel already allocated.
+// shared memory left beside what the kernel already allocated, or in the
+// operand stage buffers of the K loop that produced the accumulator, which
+// are preferred unless they need more phases (KernelContext::
+// lastKLoopStaging: every copy into them is complete when the loop ends; a
+// barrier first ends the last reads).
 //
 //===----------------------------------------------------------------------===//
 
 #include "GlobalAccess.h"
 #include "Patterns.h"
 #include "SharedMemory.h"
+#include "StagedEpiloguePlan.h"
 #include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 #include "kbench/Support/KernelConfig.h"
 
@@ -41,81 +46,6 @@
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
-
-namespace {
-/// The static shape of one staged epilogue.
-struct EpiloguePlan {
-  int64_t rows, cols; // BM, BN
-  int64_t runElems;   // C: output elements in 16 bytes
-  int64_t phaseCols;  // BNp
-  int64_t blockRows;  // R
-  int64_t iterations; // row blocks per phase
-  int64_t rowStride;  // BNp + padding, in source elements
-  Layout block;       // the R x BNp sub-tile, one run per thread
-};
-} // namespace
-
-/// Whether every run of `layout` (a rank-2 tile layout) lies in one phase of
-/// `phaseCols` columns whatever the thread, so that the runs a phase stores
-/// are known statically.
-static bool runsStayInPhases(const Layout &layout, int64_t phaseCols) {
-  const DimLayout &cols = layout.dims[1];
-  bool ok = true;
-  layout.forEachChunk([&](int64_t, ArrayRef<int64_t> offsets) {
-    int64_t first = offsets[1] / phaseCols;
-    int64_t last = (offsets[1] + (cols.threads() - 1) * cols.perThread +
-                    cols.perThread - 1) /
-                   phaseCols;
-    ok &= first == last;
-  });
-  return ok;
-}
-
-/// The plan for storing a `rows` x `cols` tile of `outType` from a source
-/// in `sourceLayout` of `sourceType`, with `freeBytes` of shared memory
-/// left; or the reason there is none.
-static FailureOr<EpiloguePlan> planEpilogue(int64_t rows, int64_t cols,
-                                            Type outType, Type sourceType,
-                                            const Layout &sourceLayout,
-                                            int64_t numWarps, int64_t freeBytes,
-                                            std::string &why) {
-  EpiloguePlan plan;
-  plan.rows = rows;
-  plan.cols = cols;
-  plan.runElems = 16 / elementBytes(outType);
-  int64_t threads = 32 * numWarps;
-  int64_t sourceBytes = elementBytes(sourceType);
-  for (int64_t phaseCols = cols; phaseCols >= plan.runElems; phaseCols /= 2) {
-    if (cols % phaseCols != 0 || phaseCols % plan.runElems != 0 ||
-        (threads * plan.runElems) % phaseCols != 0)
-      continue;
-    int64_t blockRows = threads * plan.runElems / phaseCols;
-    if (blockRows > rows || rows % blockRows != 0 ||
-        !runsStayInPhases(sourceLayout, phaseCols))
-      continue;
-    int64_t rowStride = phaseCols + 32 / sourceBytes;
-    if (rows * rowStride * sourceBytes > freeBytes)
-      continue;
-    plan.phaseCols = phaseCols;
-    plan.blockRows = blockRows;
-    plan.iterations = rows / blockRows;
-    plan.rowStride = rowStride;
-    plan.block =
-        getBlockedLayout({blockRows, phaseCols}, numWarps, plan.runElems);
-    if (plan.block.numElements() != plan.runElems ||
-        plan.block.innerPerThread() != plan.runElems)
-      continue;
-    return plan;
-  }
-  why = llvm::formatv("no split of the {0}x{1} tile into column phases gives "
-                      "every one of the {2} threads one 16-byte run per row "
-                      "block with a buffer that fits the {3} bytes of shared "
-                      "memory left; use a smaller tile or fewer pipeline "
-                      "stages, or leave the epilogue in registers",
-                      rows, cols, threads, freeBytes)
-            .str();
-  return failure();
-}
 
 namespace {
 struct StagedEpilogueLowering : KernelPattern<tile::StoreOp> {
@@ -151,6 +81,23 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   FailureOr<EpiloguePlan> planned =
       planEpilogue(view->tileShape[0], view->tileShape[1], view->elementType,
                    sourceElement, sourceLayout, ctx.numWarps, freeBytes, why);
+  // The K loop's stage buffers, free once every thread is past it, hold the
+  // accumulator without growing the kernel's shared memory, at the cost of
+  // one barrier: taken unless they need more phases than a new buffer.
+  std::optional<KernelContext::StagingRange> reuse;
+  if (ctx.lastKLoopStaging &&
+      ctx.lastKLoopStaging->loopResult == epilogue->source) {
+    std::string ignored;
+    FailureOr<EpiloguePlan> inStaging =
+        planEpilogue(view->tileShape[0], view->tileShape[1], view->elementType,
+                     sourceElement, sourceLayout, ctx.numWarps,
+                     ctx.lastKLoopStaging->bytes, ignored);
+    if (succeeded(inStaging) &&
+        (failed(planned) || inStaging->phaseCols >= planned->phaseCols)) {
+      planned = inStaging;
+      reuse = ctx.lastKLoopStaging;
+    }
+  }
   if (failed(planned))
     return op.emitOpError("tile.staged_epilogue: ") << why;
   const EpiloguePlan &plan = *planned;
@@ -170,7 +117,13 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
     vectorBuffers.push_back(buffer);
   }
   Value buffer =
-      ctx.allocShared(b, sourceElement, plan.rows * plan.rowStride, 16);
+      reuse ? ctx.viewShared(b, sourceElement, plan.rows * plan.rowStride,
+                             reuse->offset)
+            : ctx.allocShared(b, sourceElement, plan.rows * plan.rowStride, 16);
+  // Reused stage buffers: no thread may still be reading them (a wgmma of
+  // another warpgroup) when the first accumulator lands there.
+  if (reuse)
+    ctx.barrier(b);
   Value source = rewriter.getRemappedValue(epilogue->source);
   SmallVector<Value> sourceBase;
   for (const DimLayout &d : sourceLayout.dims) {

@@ -481,6 +481,7 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   const TensorCorePlan *p = &plan->plan;
   const View *viewA = &plan->viewA, *viewB = &plan->viewB;
   int64_t sizeA = p->m * p->k, sizeB = p->n * p->k;
+  int64_t stagingStart = llvm::alignTo(ctx.sharedBytes, p->bufferAlignment());
   Value bufA =
       ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());
   Value bufB =
@@ -641,6 +642,8 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   // The copies of steps past the end zero-fill buffers nobody reads again;
   // they still finish before the epilogue.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  ctx.lastKLoopStaging = KernelContext::StagingRange{
+      op.getResult(0), stagingStart, ctx.sharedBytes - stagingStart};
   rewriter.replaceOp(
       op, convertLayout(ctx, b, {result, p->acc}, layoutOf(op.getResult(0)), op)
               .vec);

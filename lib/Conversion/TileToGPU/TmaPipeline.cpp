@@ -150,10 +150,12 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   int64_t groupBytes = kTmaRowsPerABox * p->k * bytesPerElement;
   int64_t threads = 32 * ctx.numWarps;
   int64_t warpgroups = ctx.numWarps / 4;
+  int64_t stagingStart = llvm::alignTo(ctx.sharedBytes, p->bufferAlignment());
   Value bufA =
       ctx.allocShared(b, p->operandType, stages * sizeA, p->bufferAlignment());
   Value bufB =
       ctx.allocShared(b, p->operandType, stages * sizeB, p->bufferAlignment());
+  int64_t stagingEnd = ctx.sharedBytes;
   // full[0 .. S) then empty[0 .. S).
   Value barriers = ctx.allocShared(b, b.getI64Type(), 2 * stages,
                                    kMbarrierBytes);
@@ -398,6 +400,11 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   }
   unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(loop.getResults()),
                           elements);
+  // Every copy issued was waited for (a step is issued only below the upper
+  // bound, and each is consumed), and the last step waited for every wgmma
+  // group; the mbarriers lie past the stage buffers.
+  ctx.lastKLoopStaging = KernelContext::StagingRange{
+      op.getResult(0), stagingStart, stagingEnd - stagingStart};
   Value result = vector::FromElementsOp::create(b, loc, accType, elements);
   rewriter.replaceOp(
       op, convertLayout(ctx, b, {result, p->acc}, layoutOf(op.getResult(0)), op)

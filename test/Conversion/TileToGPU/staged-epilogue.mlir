@@ -31,7 +31,7 @@
 // CHECK: }
 // CHECK-NOT: arith.truncf
 // CHECK: gpu.return
-// PTXAS: remark: ptxas sm_90a: kernel 'linear' uses {{[0-9]+}} registers, 0 bytes spill stores
+// PTXAS-DAG: remark: ptxas sm_90a: kernel 'linear' uses {{[0-9]+}} registers, 0 bytes spill stores
 // PTX-LABEL: .entry linear(
 // PTX: st.shared.v2.b32
 // PTX: bar.sync
@@ -63,6 +63,51 @@ tile.kernel @linear(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   %relu = arith.maximumf %s, %z : tensor<64x64xf32>
   %y = arith.truncf %relu : tensor<64x64xf32> to tensor<64x64xbf16>
   tile.store %y, %Yv[%m, %n] {tile.staged_epilogue} : tensor<64x64xbf16>, !tile.part<64x64xbf16>
+  tile.return
+}
+
+// 3 cp.async stages of 128x96 and 256x96 bf16 tiles (216 KB) leave about
+// 9 KB beside them, too little for even 16-column phases of the 128x256 f32
+// accumulator; the stage buffers, free once the loop's copies are waited
+// for, hold all of it (128 rows of 256 + 8 floats) from their first byte:
+// one phase, after a barrier that ends every warp's last reads of them.
+// CHECK-LABEL: gpu.func @too_big
+// CHECK: memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<36864xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[REUSED:.*]] = memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<33792xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: vector.store %{{.*}}, %[[REUSED]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK: vector.load %[[REUSED]]
+// PTXAS-DAG: remark: ptxas sm_90a: kernel 'too_big' uses {{[0-9]+}} registers, 0 bytes spill stores
+tile.kernel @too_big(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                    %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                    %B: memref<?xf32> {tile.dims = ["N"]},
+                    %Y: memref<?x?xbf16> {tile.dims = ["M", "N"]})
+    params {BM = 128, BN = 256, BK = 96, num_warps = 8} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x96xbf16, pad = zero>
+  %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<256x96xbf16, pad = zero>
+  %Bv = tile.partition %B tile [BN] pad(zero) : memref<?xf32> -> !tile.part<256xf32, pad = zero>
+  %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xbf16> -> !tile.part<128x256xbf16>
+  %m, %n = tile.grid %Yv : !tile.part<128x256xbf16>
+  %nk = tile.num_tiles %Xv[1] : !tile.part<128x96xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x256xf32>) {
+    %x = tile.load %Xv[%m, %k] : !tile.part<128x96xbf16, pad = zero> -> tensor<128x96xbf16>
+    %w = tile.load %Wv[%n, %k] : !tile.part<256x96xbf16, pad = zero> -> tensor<256x96xbf16>
+    %r = tile.mma %x, %w, %a impl(mma_sync) {transpose_b} : tensor<128x96xbf16>, tensor<256x96xbf16> -> tensor<128x256xf32>
+    scf.yield %r : tensor<128x256xf32>
+  } {tile.pipeline_stages = 3}
+  %b = tile.load %Bv[%n] : !tile.part<256xf32, pad = zero> -> tensor<256xf32>
+  %bb = tile.broadcast %b dims [0] : tensor<256xf32> -> tensor<128x256xf32>
+  %s = arith.addf %acc, %bb : tensor<128x256xf32>
+  %relu = arith.maximumf %s, %z : tensor<128x256xf32>
+  %y = arith.truncf %relu : tensor<128x256xf32> to tensor<128x256xbf16>
+  tile.store %y, %Yv[%m, %n] {tile.staged_epilogue} : tensor<128x256xbf16>, !tile.part<128x256xbf16>
   tile.return
 }
 
