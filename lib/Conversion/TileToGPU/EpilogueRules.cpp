@@ -5,7 +5,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -91,6 +90,13 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
       worklist.push_back(convert.getInput());
       continue;
     }
+    if (auto load = dyn_cast_or_null<tile::LoadOp>(def);
+        load && load.getType().getShape() == shape &&
+        cast<tile::PartitionType>(load.getView().getType()).getShape() ==
+            shape) {
+      epilogue.loads.push_back(load);
+      continue;
+    }
     if (def && isElementwiseOnTiles(def, shape)) {
       chain.insert(def);
       for (Value operand : def->getOperands())
@@ -99,10 +105,16 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
     }
     sources.insert(value);
   }
+  if (sources.empty()) {
+    why = "the stored tile reads no tile.mma result, only loads and "
+          "constants (a staged epilogue serves matmul results, whose "
+          "accumulator layout is not the store's)";
+    return std::nullopt;
+  }
   if (sources.size() != 1) {
     why = "the stored tile must be an elementwise chain (arith and math ops, "
-          "splat constants, broadcasts of a row or a column vector) over "
-          "exactly one other tile, and it reaches " +
+          "splat constants, broadcasts of a row or a column vector, loads of "
+          "tiles of its shape) over exactly one other tile, and it reaches " +
           std::to_string(sources.size()) + " tiles";
     return std::nullopt;
   }

@@ -41,7 +41,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -146,10 +145,33 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   SmallVector<int64_t> blockShape{plan.blockRows, plan.phaseCols};
   View blockView = *view;
   blockView.tileShape = blockShape;
-  Value m = adaptor.getIndices()[0], n = adaptor.getIndices()[1];
-  Value firstBlockRow =
-      arith::MulIOp::create(b, loc, m, c(plan.rows / plan.blockRows));
-  Value firstPhase = arith::MulIOp::create(b, loc, n, c(phases));
+  // Sub-tile (row block, phase) of tile (i, j): (i BM / R + it, j P + p).
+  auto firstSubTile = [&](Value i, Value j) {
+    return std::pair<Value, Value>{
+        arith::MulIOp::create(b, loc, i, c(plan.rows / plan.blockRows)),
+        arith::MulIOp::create(b, loc, j, c(phases))};
+  };
+  auto [firstBlockRow, firstPhase] =
+      firstSubTile(adaptor.getIndices()[0], adaptor.getIndices()[1]);
+  // The loaded leaves (a residual), each read a run at a time in the loop
+  // through the tile.load lowering of the same sub-tile of its own view.
+  struct LoadedLeaf {
+    tile::LoadOp load;
+    View view;
+    Value firstBlockRow, firstPhase;
+  };
+  SmallVector<LoadedLeaf> loadedLeaves;
+  for (tile::LoadOp load : epilogue->loads) {
+    FailureOr<View> leafView = lookupView(
+        ctx, load, load.getView(), rewriter.getRemappedValue(load.getView()));
+    if (failed(leafView))
+      return failure();
+    leafView->tileShape = blockShape;
+    auto [row, phase] =
+        firstSubTile(rewriter.getRemappedValue(load.getIndices()[0]),
+                     rewriter.getRemappedValue(load.getIndices()[1]));
+    loadedLeaves.push_back({load, *leafView, row, phase});
+  }
 
   for (int64_t phase = 0; phase < phases; ++phase) {
     if (phase > 0)
@@ -210,6 +232,16 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
             b, loc, runOf(element),
             vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{0}));
       values.map(broadcast.getResult(), loaded);
+    }
+    for (LoadedLeaf &leaf : loadedLeaves) {
+      FailureOr<TileValue> loaded = emitLoad(
+          ctx, b, leaf.load, leaf.view,
+          ValueRange{arith::AddIOp::create(b, loc, leaf.firstBlockRow, it),
+                     arith::AddIOp::create(b, loc, leaf.firstPhase, c(phase))},
+          plan.block);
+      if (failed(loaded))
+        return failure();
+      values.map(leaf.load.getResult(), loaded->vec);
     }
     for (arith::ConstantOp constant : epilogue->constants) {
       auto dense = cast<DenseElementsAttr>(constant.getValue());

@@ -1,8 +1,10 @@
 // RUN: kbench-opt %s --split-input-file --tile-to-gpu --verify-diagnostics
 
 // Refusals of the staged epilogue lowering (StagedEpilogue.cpp). A store
-// marked by hand that is no matmul epilogue is refused with the rule's
-// reason (EpilogueRules.h; transform.tile.stage_epilogue refuses it first).
+// marked by hand that is no matmul epilogue (here a transposed load) is
+// refused with the rule's reason (EpilogueRules.h;
+// transform.tile.stage_epilogue refuses it first). When no phase fits the
+// shared memory, the plan's reason (StagedEpilogueTest.cpp checks its text).
 tile.kernel @not_a_matmul(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                           %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 4} {
@@ -10,8 +12,9 @@ tile.kernel @not_a_matmul(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %Yv = tile.partition %Y tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
   %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
   %x = tile.load %Xv[%m, %n] : !tile.part<64x64xf32, pad = zero> -> tensor<64x64xf32>
+  %t = tile.transpose %x perm [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
   // expected-error @below {{'tile.store' op tile.staged_epilogue: the chain of the stored tile starts from a tile that no tile.mma produced (a staged epilogue serves matmul results, whose accumulator layout is not the store's)}}
-  tile.store %x, %Yv[%m, %n] {tile.staged_epilogue} : tensor<64x64xf32>, !tile.part<64x64xf32>
+  tile.store %t, %Yv[%m, %n] {tile.staged_epilogue} : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
 }
 

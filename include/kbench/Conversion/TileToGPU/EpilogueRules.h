@@ -13,7 +13,8 @@
 // of the output per iteration (docs/gpu-lowering.md, "Staged epilogue").
 // This header says which stores qualify: the stored tile is an elementwise
 // chain over one tile that a tile.mma produced, whose other leaves are splat
-// constants and broadcasts of vectors along a row or a column.
+// constants, broadcasts of vectors along a row or a column, and loads of
+// tiles of the stored shape (a residual).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,9 @@ struct StagedEpilogue {
   /// Broadcasts of a rank-1 tile into the chain: `dims [0]` (one value per
   /// column, a bias) or `dims [1]` (one value per row).
   llvm::SmallVector<tile::BroadcastOp> broadcasts;
+  /// Loads of a tile of the stored shape (no squeeze) the chain reads: the
+  /// staged loop loads each run of them itself.
+  llvm::SmallVector<tile::LoadOp> loads;
 };
 
 /// The staged epilogue of `store`, or nullopt with the reason in `why`

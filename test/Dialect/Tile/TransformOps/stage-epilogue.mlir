@@ -117,7 +117,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.stage_epilogue: @scale stores no matmul epilogue to stage: the chain of the stored tile starts from a tile that no tile.mma produced (a staged epilogue serves matmul results, whose accumulator layout is not the store's)}}
+    // expected-error @below {{transform.tile.stage_epilogue: @scale stores no matmul epilogue to stage: the stored tile reads no tile.mma result, only loads and constants (a staged epilogue serves matmul results, whose accumulator layout is not the store's)}}
     transform.tile.stage_epilogue %k 1 : !transform.any_op
     transform.yield
   }
@@ -125,7 +125,10 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// A residual added to the matmul result is a second tile the chain reads.
+// A residual (a loaded tile of the stored shape) is a leaf the staged loop
+// loads a run at a time.
+// CHECK-LABEL: tile.kernel @residual
+// CHECK: tile.store %{{.*}} {tile.staged_epilogue}
 module attributes {transform.with_named_sequence} {
   tile.kernel @residual(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                         %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
@@ -144,6 +147,38 @@ module attributes {transform.with_named_sequence} {
     %acc = tile.mma %x, %w, %z {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
     %r = tile.load %Rv[%m, %n] : !tile.part<64x64xf32, pad = zero> -> tensor<64x64xf32>
     %y = arith.addf %acc, %r : tensor<64x64xf32>
+    tile.store %y, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.stage_epilogue %k 1 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Two matmul results (a gated product) are two tiles the chain starts from.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @gated(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                        %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                        %R: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                        %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %Xv = tile.partition %X tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Wv = tile.partition %W tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Rv = tile.partition %R tile [64, 64] pad(zero) : memref<?x?xf32> -> !tile.part<64x64xf32, pad = zero>
+    %Yv = tile.partition %Y tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
+    %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %x = tile.load %Xv[%m, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %w = tile.load %Wv[%n, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %acc = tile.mma %x, %w, %z {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %acc2 = tile.mma %x, %w, %z {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %y = arith.mulf %acc, %acc2 : tensor<64x64xf32>
     // expected-note @below {{this tile.store}}
     tile.store %y, %Yv[%m, %n] : tensor<64x64xf32>, !tile.part<64x64xf32>
     tile.return
@@ -151,7 +186,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{transform.tile.stage_epilogue: @residual stores no matmul epilogue to stage: the stored tile must be an elementwise chain (arith and math ops, splat constants, broadcasts of a row or a column vector) over exactly one other tile, and it reaches 2 tiles}}
+    // expected-error @below {{transform.tile.stage_epilogue: @gated stores no matmul epilogue to stage: the stored tile must be an elementwise chain (arith and math ops, splat constants, broadcasts of a row or a column vector, loads of tiles of its shape) over exactly one other tile, and it reaches 2 tiles}}
     transform.tile.stage_epilogue %k 1 : !transform.any_op
     transform.yield
   }
