@@ -60,6 +60,7 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
   }
   ArrayRef<int64_t> shape = stored.getShape();
   StagedEpilogue epilogue;
+  epilogue.stored = store.getValue();
   llvm::SetVector<Operation *> chain;
   llvm::SetVector<Value> sources;
   SmallVector<Value> worklist{store.getValue()};

@@ -47,6 +47,229 @@ using namespace kbench;
 using namespace kbench::gpu_lowering;
 
 namespace {
+/// A tile of the stored shape the chain loads (a residual), read a run at a
+/// time in the loop through the tile.load lowering of the same sub-tile of
+/// its own view.
+struct LoadedLeaf {
+  tile::LoadOp load;
+  View view;
+  Value firstBlockRow, firstPhase;
+};
+
+/// Emits one staged epilogue (the steps of the file comment), for a plan
+/// and a buffer already chosen.
+class StagedEpilogueEmitter {
+public:
+  StagedEpilogueEmitter(KernelContext &ctx, ConversionPatternRewriter &rewriter,
+                        StagedEpilogue epilogue, const EpiloguePlan &plan,
+                        Value buffer)
+      : ctx(ctx), rewriter(rewriter), b(rewriter), loc(ctx.loc),
+        epilogue(epilogue), plan(plan), buffer(buffer),
+        sourceLayout(layoutOf(epilogue.source)),
+        sourceElement(getElementTypeOrSelf(epilogue.source.getType())),
+        phases(plan.cols / plan.phaseCols), blockShape{plan.blockRows,
+                                                       plan.phaseCols} {}
+
+  /// Step 1: the broadcast vectors, each once, indexed by its coordinate.
+  void stageVectors();
+  /// The loaded leaves' views and first sub-tiles; fails with an error on
+  /// a load whose view cannot be lowered.
+  LogicalResult planLoadedLeaves();
+  /// Step 2 for `phase`: this thread's accumulator runs in its columns.
+  void storeAccumulatorPhase(int64_t phase);
+  /// Step 3 for `phase`: the loop of row blocks, each thread evaluating the
+  /// chain on one run and storing it into sub-tiles of `view` from tile
+  /// (`row`, `col`); fails when a loaded leaf cannot be loaded.
+  LogicalResult emitPhaseLoop(int64_t phase, const View &view, Value row,
+                              Value col);
+
+private:
+  Value c(int64_t v) { return ctx.constIndex(b, v); }
+  VectorType runOf(Type element) {
+    return VectorType::get({plan.runElems}, element);
+  }
+  /// Sub-tile (row block, phase) of tile (i, j): (i BM / R, j P) + (it, p).
+  std::pair<Value, Value> firstSubTile(Value i, Value j) {
+    return {arith::MulIOp::create(b, loc, i, c(plan.rows / plan.blockRows)),
+            arith::MulIOp::create(b, loc, j, c(phases))};
+  }
+  /// The chain's leaves and ops on one run, in `values`.
+  LogicalResult mapRun(int64_t phase, Value it, IRMapping &values);
+
+  KernelContext &ctx;
+  ConversionPatternRewriter &rewriter;
+  OpBuilder &b;
+  Location loc;
+  StagedEpilogue epilogue; // op handles: no const access
+  const EpiloguePlan &plan;
+  Value buffer;
+  Layout sourceLayout;
+  Type sourceElement;
+  int64_t phases;
+  SmallVector<int64_t> blockShape;
+  SmallVector<Value> vectorBuffers;
+  SmallVector<LoadedLeaf> loadedLeaves;
+};
+} // namespace
+
+void StagedEpilogueEmitter::stageVectors() {
+  for (tile::BroadcastOp broadcast : epilogue.broadcasts) {
+    Value input = broadcast.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    Value vectorBuffer =
+        ctx.allocShared(b, type.getElementType(), type.getNumElements(), 16);
+    storeToShared(
+        ctx, b, {rewriter.getRemappedValue(input), layoutOf(input)},
+        vectorBuffer, [](ValueRange coords) { return coords[0]; },
+        /*innerContiguous=*/true);
+    vectorBuffers.push_back(vectorBuffer);
+  }
+}
+
+LogicalResult StagedEpilogueEmitter::planLoadedLeaves() {
+  for (tile::LoadOp load : epilogue.loads) {
+    FailureOr<View> view = lookupView(
+        ctx, load, load.getView(), rewriter.getRemappedValue(load.getView()));
+    if (failed(view))
+      return failure();
+    view->tileShape = blockShape;
+    auto [row, phase] =
+        firstSubTile(rewriter.getRemappedValue(load.getIndices()[0]),
+                     rewriter.getRemappedValue(load.getIndices()[1]));
+    loadedLeaves.push_back({load, *view, row, phase});
+  }
+  return success();
+}
+
+void StagedEpilogueEmitter::storeAccumulatorPhase(int64_t phase) {
+  Value source = rewriter.getRemappedValue(epilogue.source);
+  SmallVector<Value> base;
+  for (const DimLayout &d : sourceLayout.dims) {
+    Value t = ctx.threadCoord(b, d);
+    base.push_back(
+        d.perThread > 1 && d.threads() > 1
+            ? arith::MulIOp::create(b, loc, t, c(d.perThread)).getResult()
+            : t);
+  }
+  // A run starts at a multiple of its length in a row whose stride is one
+  // too (runs of up to 8 elements, rows padded by 32 bytes).
+  int64_t run = sourceLayout.innerPerThread();
+  int64_t runBytes = run * elementBytes(sourceElement);
+  IntegerAttr alignment =
+      run > 1 && plan.rowStride % run == 0 && llvm::isPowerOf2_64(runBytes)
+          ? b.getI64IntegerAttr(std::min<int64_t>(16, runBytes))
+          : IntegerAttr();
+  int64_t firstCol = phase * plan.phaseCols;
+  sourceLayout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
+    if (offsets[1] / plan.phaseCols != phase)
+      return;
+    SmallVector<Value> coords = runCoords(ctx, b, base, offsets, loc);
+    Value at = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, coords[0], c(plan.rowStride)),
+        arith::SubIOp::create(b, loc, coords[1], c(firstCol)));
+    Value chunk = vector::ExtractStridedSliceOp::create(
+        b, loc, source, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{run},
+        ArrayRef<int64_t>{1});
+    vector::StoreOp::create(b, loc, chunk, buffer, ValueRange{at},
+                            /*nontemporal=*/false, alignment);
+  });
+}
+
+LogicalResult StagedEpilogueEmitter::mapRun(int64_t phase, Value it,
+                                            IRMapping &values) {
+  int64_t firstCol = phase * plan.phaseCols;
+  Value blockRow0 = arith::MulIOp::create(b, loc, it, c(plan.blockRows));
+  values.map(
+      epilogue.source,
+      loadFromShared(
+          ctx, b, plan.block, sourceElement, buffer,
+          [&](ValueRange coords) -> Value {
+            Value row = arith::AddIOp::create(b, loc, blockRow0, coords[0]);
+            return arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, row, c(plan.rowStride)),
+                coords[1]);
+          },
+          /*innerContiguous=*/true));
+  for (auto [broadcast, vectorBuffer] :
+       llvm::zip(epilogue.broadcasts, vectorBuffers)) {
+    Type element = broadcast.getType().getElementType();
+    bool perColumn = broadcast.getDims()[0] == 0;
+    // A thread's run lies in one row: per column it reads the run's columns,
+    // per row the row's one value.
+    Layout along = plan.block.drop({perColumn ? 0 : 1});
+    Value loaded = loadFromShared(
+        ctx, b, along, element, vectorBuffer,
+        [&](ValueRange coords) -> Value {
+          return perColumn
+                     ? arith::AddIOp::create(b, loc, coords[0], c(firstCol))
+                     : arith::AddIOp::create(b, loc, coords[0], blockRow0);
+        },
+        /*innerContiguous=*/true);
+    if (!perColumn)
+      loaded = vector::BroadcastOp::create(
+          b, loc, runOf(element),
+          vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{0}));
+    values.map(broadcast.getResult(), loaded);
+  }
+  for (LoadedLeaf &leaf : loadedLeaves) {
+    FailureOr<TileValue> loaded = emitLoad(
+        ctx, b, leaf.load, leaf.view,
+        ValueRange{arith::AddIOp::create(b, loc, leaf.firstBlockRow, it),
+                   arith::AddIOp::create(b, loc, leaf.firstPhase, c(phase))},
+        plan.block);
+    if (failed(loaded))
+      return failure();
+    values.map(leaf.load.getResult(), loaded->vec);
+  }
+  for (arith::ConstantOp constant : epilogue.constants) {
+    auto dense = cast<DenseElementsAttr>(constant.getValue());
+    VectorType type = runOf(dense.getElementType());
+    values.map(
+        constant.getResult(),
+        arith::ConstantOp::create(
+            b, loc, type,
+            DenseElementsAttr::get(type, dense.getSplatValue<Attribute>())));
+  }
+  for (Operation *chainOp : epilogue.chain) {
+    // Every value of the loop is one run in the sub-tile's layout.
+    if (auto convert = dyn_cast<tile::ConvertLayoutOp>(chainOp)) {
+      values.map(convert.getResult(), values.lookup(convert.getInput()));
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : chainOp->getOperands())
+      operands.push_back(values.lookup(operand));
+    SmallVector<Type> types;
+    for (Type type : chainOp->getResultTypes())
+      types.push_back(runOf(cast<RankedTensorType>(type).getElementType()));
+    OperationState state(chainOp->getLoc(), chainOp->getName(), operands, types,
+                         chainOp->getAttrs());
+    values.map(chainOp->getResult(0), b.create(state)->getResult(0));
+  }
+  return success();
+}
+
+LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
+                                                   const View &view, Value row,
+                                                   Value col) {
+  View blockView = view;
+  blockView.tileShape = blockShape;
+  auto [firstBlockRow, firstPhase] = firstSubTile(row, col);
+  auto loop = scf::ForOp::create(b, loc, c(0), c(plan.iterations), c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value it = loop.getInductionVar();
+  IRMapping values;
+  if (failed(mapRun(phase, it, values)))
+    return failure();
+  Value stored = values.lookup(epilogue.stored);
+  emitStore(ctx, b, loc, blockView, {stored, plan.block},
+            ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
+                       arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+  return success();
+}
+
+namespace {
 struct StagedEpilogueLowering : KernelPattern<tile::StoreOp> {
   using KernelPattern::KernelPattern;
   bool matches(tile::StoreOp op) const override {
@@ -61,7 +284,6 @@ LogicalResult
 StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
                               ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
-  Location loc = op.getLoc();
   std::string why;
   std::optional<StagedEpilogue> epilogue = getStagedEpilogue(op, why);
   if (!epilogue)
@@ -69,17 +291,19 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
   if (failed(view))
     return failure();
-  auto sourceType = cast<RankedTensorType>(epilogue->source.getType());
-  Type sourceElement = sourceType.getElementType();
+  Type sourceElement = getElementTypeOrSelf(epilogue->source.getType());
   Layout sourceLayout = layoutOf(epilogue->source);
   int64_t freeBytes = kSm90aLimits.sharedMemoryPerBlock - ctx.sharedBytes -
                       1024; // alignment of the new buffers
   for (tile::BroadcastOp broadcast : epilogue->broadcasts)
     freeBytes -= 16 + broadcast.getInput().getType().getNumElements() *
                           elementBytes(broadcast.getType().getElementType());
-  FailureOr<EpiloguePlan> planned =
-      planEpilogue(view->tileShape[0], view->tileShape[1], view->elementType,
-                   sourceElement, sourceLayout, ctx.numWarps, freeBytes, why);
+  auto planFor = [&](int64_t bytes, std::string &reason) {
+    return planEpilogue(view->tileShape[0], view->tileShape[1],
+                        view->elementType, sourceElement, sourceLayout,
+                        ctx.numWarps, bytes, reason);
+  };
+  FailureOr<EpiloguePlan> planned = planFor(freeBytes, why);
   // The K loop's stage buffers, free once every thread is past it, hold the
   // accumulator without growing the kernel's shared memory, at the cost of
   // one barrier: taken unless they need more phases than a new buffer.
@@ -88,9 +312,7 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
       ctx.lastKLoopStaging->loopResult == epilogue->source) {
     std::string ignored;
     FailureOr<EpiloguePlan> inStaging =
-        planEpilogue(view->tileShape[0], view->tileShape[1], view->elementType,
-                     sourceElement, sourceLayout, ctx.numWarps,
-                     ctx.lastKLoopStaging->bytes, ignored);
+        planFor(ctx.lastKLoopStaging->bytes, ignored);
     if (succeeded(inStaging) &&
         (failed(planned) || inStaging->phaseCols >= planned->phaseCols)) {
       planned = inStaging;
@@ -100,179 +322,27 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   if (failed(planned))
     return op.emitOpError("tile.staged_epilogue: ") << why;
   const EpiloguePlan &plan = *planned;
-  auto c = [&](int64_t v) { return ctx.constIndex(b, v); };
 
-  // The broadcast vectors, each once, indexed by its own coordinate.
-  SmallVector<Value> vectorBuffers;
-  for (tile::BroadcastOp broadcast : epilogue->broadcasts) {
-    Value input = broadcast.getInput();
-    auto type = cast<RankedTensorType>(input.getType());
-    Value buffer =
-        ctx.allocShared(b, type.getElementType(), type.getNumElements(), 16);
-    storeToShared(
-        ctx, b, {rewriter.getRemappedValue(input), layoutOf(input)}, buffer,
-        [](ValueRange coords) { return coords[0]; },
-        /*innerContiguous=*/true);
-    vectorBuffers.push_back(buffer);
-  }
-  Value buffer =
-      reuse ? ctx.viewShared(b, sourceElement, plan.rows * plan.rowStride,
-                             reuse->offset)
-            : ctx.allocShared(b, sourceElement, plan.rows * plan.rowStride, 16);
-  // Reused stage buffers: no thread may still be reading them (a wgmma of
-  // another warpgroup) when the first accumulator lands there.
+  // The buffer's view is hoisted; the vectors go first, then (reused stage
+  // buffers) a barrier ends every warp's last reads of them.
+  int64_t count = plan.rows * plan.rowStride;
+  Value buffer = reuse ? ctx.viewShared(b, sourceElement, count, reuse->offset)
+                       : ctx.allocShared(b, sourceElement, count, 16);
+  StagedEpilogueEmitter emitter(ctx, rewriter, *epilogue, plan, buffer);
+  emitter.stageVectors();
   if (reuse)
     ctx.barrier(b);
-  Value source = rewriter.getRemappedValue(epilogue->source);
-  SmallVector<Value> sourceBase;
-  for (const DimLayout &d : sourceLayout.dims) {
-    Value t = ctx.threadCoord(b, d);
-    sourceBase.push_back(
-        d.perThread > 1 && d.threads() > 1
-            ? arith::MulIOp::create(b, loc, t, c(d.perThread)).getResult()
-            : t);
-  }
-  int64_t run = sourceLayout.innerPerThread();
-  int64_t phases = plan.cols / plan.phaseCols;
-  // A run starts at a multiple of its length in a row whose stride is one
-  // too (runs of up to 8 elements, rows padded by 32 bytes).
-  int64_t runBytes = run * elementBytes(sourceElement);
-  IntegerAttr runAlignment =
-      run > 1 && plan.rowStride % run == 0 && llvm::isPowerOf2_64(runBytes)
-          ? b.getI64IntegerAttr(std::min<int64_t>(16, runBytes))
-          : IntegerAttr();
-  // The sub-tile view: R x BNp tiles of the same memref.
-  SmallVector<int64_t> blockShape{plan.blockRows, plan.phaseCols};
-  View blockView = *view;
-  blockView.tileShape = blockShape;
-  // Sub-tile (row block, phase) of tile (i, j): (i BM / R + it, j P + p).
-  auto firstSubTile = [&](Value i, Value j) {
-    return std::pair<Value, Value>{
-        arith::MulIOp::create(b, loc, i, c(plan.rows / plan.blockRows)),
-        arith::MulIOp::create(b, loc, j, c(phases))};
-  };
-  auto [firstBlockRow, firstPhase] =
-      firstSubTile(adaptor.getIndices()[0], adaptor.getIndices()[1]);
-  // The loaded leaves (a residual), each read a run at a time in the loop
-  // through the tile.load lowering of the same sub-tile of its own view.
-  struct LoadedLeaf {
-    tile::LoadOp load;
-    View view;
-    Value firstBlockRow, firstPhase;
-  };
-  SmallVector<LoadedLeaf> loadedLeaves;
-  for (tile::LoadOp load : epilogue->loads) {
-    FailureOr<View> leafView = lookupView(
-        ctx, load, load.getView(), rewriter.getRemappedValue(load.getView()));
-    if (failed(leafView))
-      return failure();
-    leafView->tileShape = blockShape;
-    auto [row, phase] =
-        firstSubTile(rewriter.getRemappedValue(load.getIndices()[0]),
-                     rewriter.getRemappedValue(load.getIndices()[1]));
-    loadedLeaves.push_back({load, *leafView, row, phase});
-  }
-
-  for (int64_t phase = 0; phase < phases; ++phase) {
+  if (failed(emitter.planLoadedLeaves()))
+    return failure();
+  for (int64_t phase = 0, phases = plan.cols / plan.phaseCols; phase < phases;
+       ++phase) {
     if (phase > 0)
       ctx.barrier(b);
-    int64_t firstCol = phase * plan.phaseCols;
-    sourceLayout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
-      if (offsets[1] / plan.phaseCols != phase)
-        return;
-      SmallVector<Value> coords = runCoords(ctx, b, sourceBase, offsets, loc);
-      Value at = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, coords[0], c(plan.rowStride)),
-          arith::SubIOp::create(b, loc, coords[1], c(firstCol)));
-      Value chunk = vector::ExtractStridedSliceOp::create(
-          b, loc, source, ArrayRef<int64_t>{flat}, ArrayRef<int64_t>{run},
-          ArrayRef<int64_t>{1});
-      vector::StoreOp::create(b, loc, chunk, buffer, ValueRange{at},
-                              /*nontemporal=*/false, runAlignment);
-    });
+    emitter.storeAccumulatorPhase(phase);
     ctx.barrier(b);
-
-    auto loop = scf::ForOp::create(b, loc, c(0), c(plan.iterations), c(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value it = loop.getInductionVar();
-    Value blockRow0 = arith::MulIOp::create(b, loc, it, c(plan.blockRows));
-    IRMapping values;
-    values.map(
-        epilogue->source,
-        loadFromShared(
-            ctx, b, plan.block, sourceElement, buffer,
-            [&](ValueRange coords) -> Value {
-              Value row = arith::AddIOp::create(b, loc, blockRow0, coords[0]);
-              return arith::AddIOp::create(
-                  b, loc, arith::MulIOp::create(b, loc, row, c(plan.rowStride)),
-                  coords[1]);
-            },
-            /*innerContiguous=*/true));
-    auto runOf = [&](Type element) {
-      return VectorType::get({plan.runElems}, element);
-    };
-    for (auto [broadcast, vectorBuffer] :
-         llvm::zip(epilogue->broadcasts, vectorBuffers)) {
-      Type element = broadcast.getType().getElementType();
-      bool perColumn = broadcast.getDims()[0] == 0;
-      // A thread's run lies in one row: per column it reads the run's
-      // columns, per row the row's one value.
-      Layout along = plan.block.drop({perColumn ? 0 : 1});
-      Value loaded = loadFromShared(
-          ctx, b, along, element, vectorBuffer,
-          [&](ValueRange coords) -> Value {
-            return perColumn
-                       ? arith::AddIOp::create(b, loc, coords[0], c(firstCol))
-                       : arith::AddIOp::create(b, loc, coords[0], blockRow0);
-          },
-          /*innerContiguous=*/true);
-      if (!perColumn)
-        loaded = vector::BroadcastOp::create(
-            b, loc, runOf(element),
-            vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{0}));
-      values.map(broadcast.getResult(), loaded);
-    }
-    for (LoadedLeaf &leaf : loadedLeaves) {
-      FailureOr<TileValue> loaded = emitLoad(
-          ctx, b, leaf.load, leaf.view,
-          ValueRange{arith::AddIOp::create(b, loc, leaf.firstBlockRow, it),
-                     arith::AddIOp::create(b, loc, leaf.firstPhase, c(phase))},
-          plan.block);
-      if (failed(loaded))
-        return failure();
-      values.map(leaf.load.getResult(), loaded->vec);
-    }
-    for (arith::ConstantOp constant : epilogue->constants) {
-      auto dense = cast<DenseElementsAttr>(constant.getValue());
-      VectorType type = runOf(dense.getElementType());
-      values.map(
-          constant.getResult(),
-          arith::ConstantOp::create(
-              b, loc, type,
-              DenseElementsAttr::get(type, dense.getSplatValue<Attribute>())));
-    }
-    for (Operation *chainOp : epilogue->chain) {
-      // Every value of the loop is one run in the sub-tile's layout.
-      if (auto convert = dyn_cast<tile::ConvertLayoutOp>(chainOp)) {
-        values.map(convert.getResult(), values.lookup(convert.getInput()));
-        continue;
-      }
-      SmallVector<Value> operands;
-      for (Value operand : chainOp->getOperands())
-        operands.push_back(values.lookup(operand));
-      SmallVector<Type> types;
-      for (Type type : chainOp->getResultTypes())
-        types.push_back(runOf(cast<RankedTensorType>(type).getElementType()));
-      OperationState state(chainOp->getLoc(), chainOp->getName(), operands,
-                           types, chainOp->getAttrs());
-      Operation *clone = b.create(state);
-      values.map(chainOp->getResult(0), clone->getResult(0));
-    }
-    Value stored = values.lookup(op.getValue());
-    emitStore(ctx, b, loc, blockView, {stored, plan.block},
-              ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
-                         arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+    if (failed(emitter.emitPhaseLoop(phase, *view, adaptor.getIndices()[0],
+                                     adaptor.getIndices()[1])))
+      return failure();
   }
   if (inLoop(op))
     ctx.barrier(b);

@@ -37,6 +37,8 @@ inline constexpr const char *kStagedEpilogueAttrName = "tile.staged_epilogue";
 
 /// The shape of a staged epilogue, read from the tile IR.
 struct StagedEpilogue {
+  /// The stored tile (the chain's last value, or the source itself).
+  mlir::Value stored;
   /// The tile the chain starts from: a tile.mma result, or the result of
   /// the loop that accumulates one.
   mlir::Value source;
