@@ -106,8 +106,17 @@ Value KernelContext::divisibleBy(OpBuilder &b, Value dim, int64_t divisor) {
 
 void KernelContext::barrier(OpBuilder &b) { gpu::BarrierOp::create(b, loc); }
 
-Value KernelContext::allocShared(OpBuilder &b, Type elementType,
-                                 int64_t count, int64_t alignment) {
+Value KernelContext::allocShared(OpBuilder &b, Type elementType, int64_t count,
+                                 int64_t alignment) {
+  alignment = std::max<int64_t>(alignment, 16);
+  sharedAlignment = std::max(sharedAlignment, alignment);
+  int64_t offset = llvm::alignTo(sharedBytes, alignment);
+  sharedBytes = offset + count * elementBytes(elementType);
+  return viewShared(b, elementType, count, offset);
+}
+
+Value KernelContext::viewShared(OpBuilder &b, Type elementType, int64_t count,
+                                int64_t offset) {
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   OpBuilder::InsertionGuard guard(b);
@@ -117,22 +126,6 @@ Value KernelContext::allocShared(OpBuilder &b, Type elementType,
         b, loc,
         MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
-  alignment = std::max<int64_t>(alignment, 16);
-  sharedAlignment = std::max(sharedAlignment, alignment);
-  int64_t offset = llvm::alignTo(sharedBytes, alignment);
-  sharedBytes = offset + count * elementBytes(elementType);
-  auto type = MemRefType::get({count}, elementType, MemRefLayoutAttrInterface(),
-                              workgroup);
-  return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(b, offset),
-                                ValueRange{});
-}
-
-Value KernelContext::viewShared(OpBuilder &b, Type elementType, int64_t count,
-                                int64_t offset) {
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(prologueEnd);
   auto type = MemRefType::get({count}, elementType, MemRefLayoutAttrInterface(),
                               workgroup);
   return memref::ViewOp::create(b, loc, type, sharedBase, constIndex(b, offset),

@@ -33,7 +33,8 @@ SmallVector<Value> kbench::gpu_lowering::runCoords(KernelContext &ctx,
 
 /// Alignment in bytes of runs of `run` elements whose starts are multiples of
 /// `run` in a 16-byte aligned buffer.
-static IntegerAttr sharedAlignment(OpBuilder &b, int64_t run, Type type) {
+IntegerAttr kbench::gpu_lowering::sharedAlignment(OpBuilder &b, int64_t run,
+                                                  Type type) {
   int64_t bytes = std::min<int64_t>(16, run * elementBytes(type));
   if (run == 1 || !llvm::isPowerOf2_64(bytes))
     return {};
@@ -41,8 +42,9 @@ static IntegerAttr sharedAlignment(OpBuilder &b, int64_t run, Type type) {
 }
 
 /// Per dim, t(d) * perThread(d): where this thread's first run starts.
-static SmallVector<Value> threadBase(KernelContext &ctx, OpBuilder &b,
-                                     const Layout &layout) {
+SmallVector<Value> kbench::gpu_lowering::threadBase(KernelContext &ctx,
+                                                    OpBuilder &b,
+                                                    const Layout &layout) {
   SmallVector<Value> base;
   for (const DimLayout &d : layout.dims) {
     Value t = ctx.threadCoord(b, d);

@@ -15,6 +15,15 @@
 
 namespace kbench::gpu_lowering {
 
+/// Per dim, t(d) * perThread(d): where this thread's first run of `layout`
+/// starts (hoisted).
+llvm::SmallVector<mlir::Value>
+threadBase(KernelContext &ctx, mlir::OpBuilder &b, const Layout &layout);
+/// Alignment in bytes of runs of `run` elements of `type` whose starts are
+/// multiples of `run` in a 16-byte aligned buffer (null when no better than
+/// one element).
+mlir::IntegerAttr sharedAlignment(mlir::OpBuilder &b, int64_t run,
+                                  mlir::Type type);
 /// Tile coordinates of a run: `base` + `offsets` per dim.
 llvm::SmallVector<mlir::Value> runCoords(KernelContext &ctx, mlir::OpBuilder &b,
                                          llvm::ArrayRef<mlir::Value> base,

@@ -143,22 +143,13 @@ LogicalResult StagedEpilogueEmitter::planLoadedLeaves() {
 
 void StagedEpilogueEmitter::storeAccumulatorPhase(int64_t phase) {
   Value source = rewriter.getRemappedValue(epilogue.source);
-  SmallVector<Value> base;
-  for (const DimLayout &d : sourceLayout.dims) {
-    Value t = ctx.threadCoord(b, d);
-    base.push_back(
-        d.perThread > 1 && d.threads() > 1
-            ? arith::MulIOp::create(b, loc, t, c(d.perThread)).getResult()
-            : t);
-  }
+  SmallVector<Value> base = threadBase(ctx, b, sourceLayout);
   // A run starts at a multiple of its length in a row whose stride is one
   // too (runs of up to 8 elements, rows padded by 32 bytes).
   int64_t run = sourceLayout.innerPerThread();
-  int64_t runBytes = run * elementBytes(sourceElement);
-  IntegerAttr alignment =
-      run > 1 && plan.rowStride % run == 0 && llvm::isPowerOf2_64(runBytes)
-          ? b.getI64IntegerAttr(std::min<int64_t>(16, runBytes))
-          : IntegerAttr();
+  IntegerAttr alignment = plan.rowStride % run == 0
+                              ? sharedAlignment(b, run, sourceElement)
+                              : IntegerAttr();
   int64_t firstCol = phase * plan.phaseCols;
   sourceLayout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
     if (offsets[1] / plan.phaseCols != phase)

@@ -3,6 +3,7 @@
 #include "StagedEpiloguePlan.h"
 
 #include "KernelContext.h"
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -34,7 +35,7 @@ kbench::gpu_lowering::planEpilogue(int64_t rows, int64_t cols, Type outType,
   EpiloguePlan plan;
   plan.rows = rows;
   plan.cols = cols;
-  plan.runElems = 16 / elementBytes(outType);
+  plan.runElems = getChunkElements(outType);
   int64_t threads = 32 * numWarps;
   int64_t sourceBytes = elementBytes(sourceType);
   for (int64_t phaseCols = cols; phaseCols >= plan.runElems; phaseCols /= 2) {

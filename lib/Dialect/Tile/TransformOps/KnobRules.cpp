@@ -77,6 +77,19 @@ void kbench::transform::setParam(KernelOp kernel, StringRef name, int64_t value,
                 params.getDictionary(context));
 }
 
+std::optional<KnobFailure> kbench::transform::checkOnOff(KernelOp kernel,
+                                                         StringRef knob,
+                                                         int64_t value,
+                                                         StringRef what) {
+  if (value == 0 || value == 1)
+    return std::nullopt;
+  return KnobFailure{(knob + " = " + Twine(value) +
+                      " is neither 0 (leave the kernel as is) nor 1 (" + what +
+                      ")")
+                         .str(),
+                     kernel.getLoc(), "in this kernel"};
+}
+
 std::optional<KnobFailure> kbench::transform::verifyKernel(KernelOp kernel) {
   std::optional<KnobFailure> failure;
   {

@@ -82,6 +82,12 @@ retileKernel(tile::KernelOp kernel, const llvm::StringMap<int64_t> &assignments,
 std::vector<llvm::SmallVector<std::optional<llvm::StringRef>>>
 tileDimParams(tile::KernelOp kernel, llvm::ArrayRef<mlir::Value> tiles);
 
+/// Why `value` of the on/off rewrite `knob` is neither 0 nor 1 (`what`
+/// says what 1 does), or nullopt when it is one of them.
+std::optional<KnobFailure> checkOnOff(tile::KernelOp kernel,
+                                      llvm::StringRef knob, int64_t value,
+                                      llvm::StringRef what);
+
 /// Verifies `kernel`, capturing instead of emitting the first error.
 std::optional<KnobFailure> verifyKernel(tile::KernelOp kernel);
 

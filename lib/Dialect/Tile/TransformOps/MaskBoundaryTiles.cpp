@@ -286,12 +286,10 @@ kbench::transform::planMaskBoundaryTiles(KernelOp kernel, int64_t value,
                                          MaskBoundaryTilesPlan &plan) {
   plan = MaskBoundaryTilesPlan{kernel, {}};
   std::string name = ("@" + kernel.getSymName()).str();
-  if (value != 0 && value != 1)
-    return KnobFailure{
-        llvm::formatv("mask_boundary_tiles = {0} is neither 0 (leave the "
-                      "kernel as is) nor 1 (mask only the tiles that need it)",
-                      value),
-        kernel.getLoc(), "in this kernel"};
+  if (std::optional<KnobFailure> failure =
+          checkOnOff(kernel, "mask_boundary_tiles", value,
+                     "mask only the tiles that need it"))
+    return failure;
   if (value == 0)
     return std::nullopt;
 

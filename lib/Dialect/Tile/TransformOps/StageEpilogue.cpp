@@ -14,7 +14,6 @@
 
 #include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -25,13 +24,10 @@ std::optional<KnobFailure>
 kbench::transform::planStageEpilogue(KernelOp kernel, int64_t value,
                                      StageEpiloguePlan &plan) {
   plan = StageEpiloguePlan{kernel, {}};
-  if (value != 0 && value != 1)
-    return KnobFailure{
-        llvm::formatv("stage_epilogue = {0} is neither 0 (leave the kernel "
-                      "as is) nor 1 (stage the matmul epilogue through "
-                      "shared memory)",
-                      value),
-        kernel.getLoc(), "in this kernel"};
+  if (std::optional<KnobFailure> failure =
+          checkOnOff(kernel, "stage_epilogue", value,
+                     "stage the matmul epilogue through shared memory"))
+    return failure;
   if (value == 0)
     return std::nullopt;
   std::string firstWhy;

@@ -12,7 +12,6 @@
 #include "StageTransposes.h"
 
 #include "mlir/IR/OpDefinition.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -39,13 +38,10 @@ std::optional<KnobFailure>
 kbench::transform::planStageTransposes(KernelOp kernel, int64_t value,
                                        StageTransposesPlan &plan) {
   plan = StageTransposesPlan{kernel, {}};
-  if (value != 0 && value != 1)
-    return KnobFailure{
-        llvm::formatv("stage_transposes = {0} is neither 0 (leave the kernel "
-                      "as is) nor 1 (stage transposed stores through shared "
-                      "memory)",
-                      value),
-        kernel.getLoc(), "in this kernel"};
+  if (std::optional<KnobFailure> failure =
+          checkOnOff(kernel, "stage_transposes", value,
+                     "stage transposed stores through shared memory"))
+    return failure;
   if (value == 0)
     return std::nullopt;
   kernel.walk([&](Operation *op) {
