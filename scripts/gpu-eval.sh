@@ -33,7 +33,9 @@
 # (seconds for the packaging, default 300), KBENCH_AOTI_JOBS (packages built
 # at once, default 4: each worker pays inductor's cold start of about a minute
 # once, then about 6 s a package), KBENCH_COMPILED_BASELINES=0 (no
-# torch.compile), KBENCH_RESULTS_TITLE (the run's title in docs/results.json).
+# torch.compile), KBENCH_CHECKS_ONLY=0 (no run 2: a suite run that needs
+# only the full protocol), KBENCH_RESULTS_TITLE (the run's title in
+# docs/results.json).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -150,7 +152,7 @@ for manifest in "$bundles"/*/manifest.json; do
     "$root/tasks/$task" "$dir" -o "$out/$name" | tee "$out/$name/table.txt" | tee -a "$log"
   rc=${PIPESTATUS[0]}
   t1=$(date +%s.%N)
-  if [ -z "${KBENCH_EVAL_SHAPES:-}" ]; then
+  if [ -z "${KBENCH_EVAL_SHAPES:-}" ] && [ "${KBENCH_CHECKS_ONLY:-1}" != 0 ]; then
     "$run" --target sm_90a --shapes check --no-timing "$root/tasks/$task" "$dir" \
       -o "$out/$name/checks-only" >"$out/$name/checks-only.txt" 2>&1
   fi
