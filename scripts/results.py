@@ -225,6 +225,41 @@ def fast_p(run, against):
     return rows
 
 
+def task_kind(name):
+    """"forward" or "backward" from tasks/<name>/task.json ("forward" when
+    the task is not in tasks/, e.g. a test's)."""
+    try:
+        return load_task(name).get("kind", "forward")
+    except (OSError, ValueError):
+        return "forward"
+
+
+def suite_geomeans(run, against):
+    """The geometric mean over tasks of each task's geometric-mean speedup
+    at its tune shapes against `against`, per task kind (forward,
+    backward): the suite's headline figure. Only tasks that passed every
+    check and have that baseline measured at every tune shape count; the
+    rest are listed as left out. {} when the baseline was not measured."""
+    if not any(r.get("speedup", {}).get(against) for r in run["records"]):
+        return {}
+    by_task = {}
+    for rec in run["records"]:
+        by_task.setdefault(rec["task"], []).append(rec)
+    out = {}
+    for task, recs in sorted(by_task.items()):
+        kind = task_kind(task)
+        entry = out.setdefault(kind, {"logs": [], "left_out": []})
+        tune = [r for r in recs if r["set"] == "tune"] or recs
+        speedups = [r.get("speedup", {}).get(against) for r in tune]
+        if all(r["verdict"] == "pass" for r in recs) and speedups and all(speedups):
+            entry["logs"].append(sum(math.log(x) for x in speedups) / len(speedups))
+        else:
+            entry["left_out"].append(task)
+    return {kind: {"geomean": math.exp(sum(e["logs"]) / len(e["logs"])) if e["logs"] else None,
+                   "tasks": len(e["logs"]), "left_out": e["left_out"]}
+            for kind, e in out.items()}
+
+
 # --- results.md --------------------------------------------------------------
 
 def fmt(v, spec):
@@ -314,6 +349,19 @@ def results_md(doc):
     lines.append("fast_p (KernelBench: the share of tasks that pass every check and whose "
                  "geometric-mean speedup at the tune shapes exceeds p): " + "; ".join(parts) + ".")
     lines.append("")
+    parts = []
+    for against, label in (("torch_compile", "torch.compile"), ("eager_tf32_off", "eager TF32 off")):
+        for kind, g in sorted(suite_geomeans(latest, against).items(), reverse=True):
+            if g["geomean"] is None:
+                continue
+            parts.append("%s tasks against %s %.2fx (%d task%s%s)" % (
+                kind, label, g["geomean"], g["tasks"], "" if g["tasks"] == 1 else "s",
+                "; left out, not every check passed or no baseline: " + ", ".join(g["left_out"])
+                if g["left_out"] else ""))
+    if parts:
+        lines.append("Geometric mean over tasks of the speedup at the tune shapes: "
+                     + "; ".join(parts) + ".")
+        lines.append("")
     for run in runs:
         lines += run_header(run) + [""]
     if os.path.exists(NOTES_MD):

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -104,7 +105,21 @@ Value KernelContext::divisibleBy(OpBuilder &b, Value dim, int64_t divisor) {
   return ok;
 }
 
-void KernelContext::barrier(OpBuilder &b) { gpu::BarrierOp::create(b, loc); }
+void KernelContext::barrier(OpBuilder &b) {
+  if (!producerExited) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  // Barrier 0 is the CTA's (bar.sync 0 counts every thread launched); the
+  // consumers use barrier 1 with their own count.
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                     b.getI32IntegerAttr(v));
+  };
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(kConsumerBarrierId),
+                          i32(32 * numWarps), NVVM::BarrierReductionAttr(),
+                          Value());
+}
 
 Value KernelContext::allocShared(OpBuilder &b, Type elementType, int64_t count,
                                  int64_t alignment) {

@@ -91,8 +91,19 @@ public:
   /// i1 `dim % divisor == 0`, in the prologue (cached): the run-time
   /// alignment check of versioned global accesses.
   mlir::Value divisibleBy(mlir::OpBuilder &b, mlir::Value dim, int64_t divisor);
-  /// A CTA-wide barrier (gpu.barrier) at the insertion point.
+  /// A barrier of every thread that runs the kernel's code from here on:
+  /// the whole CTA (gpu.barrier), or, once the producer warpgroup of a
+  /// warp-specialized kernel has exited, a named barrier counting the
+  /// consumer threads only.
   void barrier(mlir::OpBuilder &b);
+
+  //===--- Warp specialization (TmaRules.h) -----------------------------===//
+  /// The kernel carries tile.warp_specialized: a producer warpgroup beside
+  /// the numWarps warps the layouts are over.
+  bool warpSpecialized = false;
+  /// Set by the TMA K loop once the producer warpgroup's exit has been
+  /// emitted: every barrier the lowering emits after it is the consumers'.
+  bool producerExited = false;
 
   //===--- Shared memory -------------------------------------------------===//
   /// A shared-memory buffer of `count` elements, `alignment`-byte aligned (a
@@ -153,6 +164,10 @@ private:
   llvm::DenseMap<int64_t, mlir::Value> indexConstants;
   llvm::DenseMap<std::pair<mlir::Value, int64_t>, mlir::Value> divisibility;
 };
+
+/// The named barrier the consumer warps of a warp-specialized kernel
+/// synchronize on after the producer warpgroup exits.
+inline constexpr int64_t kConsumerBarrierId = 1;
 
 /// Bytes of one element of `type` in memory (index: 8).
 int64_t elementBytes(mlir::Type type);

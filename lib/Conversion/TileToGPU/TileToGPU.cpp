@@ -246,6 +246,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   if (accepted.wasInterrupted())
     return failure();
   KernelContext context(kernel, *knobs);
+  context.warpSpecialized = kernel->hasAttr(tile::kWarpSpecializedAttrName);
+  if (context.warpSpecialized)
+    if (std::optional<std::string> why = whyNotWarpSpecialized(kernel))
+      return kernel.emitOpError("tile.warp_specialized: ") << *why;
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);
@@ -280,8 +284,14 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     func->setAttr(tile::kAllowTf32AttrName, b.getUnitAttr());
   if (!tmaRequests.empty())
     describeTmaDescriptorArgs(func, abi, tmaRequests, firstTmaArg);
-  int32_t blockSize = tile::getBlockSize(kernel);
+  int32_t blockSize = tile::getLaunchBlockSize(kernel);
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({blockSize, 1, 1}));
+  // setmaxnreg needs the kernel's own limit, low enough that the CTA fits
+  // the register file at launch (TmaRules.h).
+  if (context.warpSpecialized)
+    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  b.getI32IntegerAttr(
+                      getWarpSpecializedRegisters(knobs->numWarps).kernel));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 

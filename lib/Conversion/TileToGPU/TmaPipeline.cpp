@@ -224,9 +224,15 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                                  arith::MulIOp::create(b, loc, n, step));
   };
 
+  // Who copies a step: today's loop (warp 0 with TMA, else every thread
+  // with element loads), the producer warpgroup of a warp-specialized
+  // kernel (TMA only), or its consumers (element loads only, where TMA
+  // cannot be used).
+  enum class Copier { Warp0OrAll, Producer, ConsumersWithoutTma };
+
   // Copies step n (loop index lb + n * step, when below ub) into stage
   // n % S, after the release of step n - S when n >= S (`mayReuse`).
-  auto issue = [&](Value n, bool mayReuse) {
+  auto issue = [&](Value n, bool mayReuse, Copier copier) {
     Value iv = ivOfStep(n);
     OpBuilder::InsertionGuard outer(b);
     e.ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub));
@@ -253,13 +259,8 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
           b, loc, arith::SubIOp::create(b, loc, round, c(1)), c(2));
       e.waitParity(empty(stage), e.i32(parity));
     };
-    auto ifTma = scf::IfOp::create(b, loc, TypeRange{}, useTma,
-                                   /*withElseRegion=*/true);
-    {
-      // Warp 0 waits for the release and lane 0 copies with TMA.
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
-      e.ifThen(isProducerWarp);
+    // One warp waits for the release and its lane 0 copies with TMA.
+    auto copyWithTma = [&]() {
       waitForRelease();
       Value fullBarrier = full(stage);
       // A tile that reaches past M is copied in 8-row boxes, of which those
@@ -320,11 +321,9 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
         }
       }
       copy(mapB, bufB, stageB, ValueRange{colB, rowB}, isLane0);
-    }
-    {
-      // Every thread copies with element loads.
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifTma.elseBlock()->getTerminator());
+    };
+    // Every consumer thread copies with element loads.
+    auto copyWithElements = [&]() {
       waitForRelease();
       Value inRange = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
       emitSynchronousTileCopy(ctx, b, *p, *viewA, {rowA, col}, inRange, bufA,
@@ -333,11 +332,71 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                               stageB, /*isA=*/false);
       emitStagingFence(ctx, b, *p);
       e.arrive(full(stage));
+    };
+    switch (copier) {
+    case Copier::Producer:
+      copyWithTma();
+      return;
+    case Copier::ConsumersWithoutTma: {
+      OpBuilder::InsertionGuard guard(b);
+      e.ifThen(arith::XOrIOp::create(b, loc, useTma, e.true_()));
+      copyWithElements();
+      return;
+    }
+    case Copier::Warp0OrAll: {
+      auto ifTma = scf::IfOp::create(b, loc, TypeRange{}, useTma,
+                                     /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
+      e.ifThen(isProducerWarp);
+      copyWithTma();
+      b.setInsertionPoint(ifTma.elseBlock()->getTerminator());
+      copyWithElements();
+      return;
+    }
     }
   };
 
+  // A warp-specialized kernel: the producer warpgroup (the warps after the
+  // consumers') gives up registers, its first warp issues every step as
+  // soon as the consumers release its stage, and the warpgroup exits; the
+  // consumers take the registers it gave up. The branch is on the warp id
+  // read from lane 0, uniform to ptxas, like the copies' branch above.
+  Copier consumerCopier = Copier::Warp0OrAll;
+  if (ctx.warpSpecialized) {
+    WarpSpecializedRegisters registers =
+        getWarpSpecializedRegisters(ctx.numWarps);
+    Value isProducerGroup = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, laneZeroWarp, e.i32(ctx.numWarps));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      e.ifThen(isProducerGroup);
+      NVVM::SetMaxRegisterOp::create(b, loc, registers.producer,
+                                     NVVM::SetMaxRegisterAction::decrease);
+      Value firstProducerWarp = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, laneZeroWarp, e.i32(ctx.numWarps));
+      {
+        OpBuilder::InsertionGuard copyGuard(b);
+        e.ifThen(arith::AndIOp::create(b, loc, useTma, firstProducerWarp));
+        auto producerLoop = scf::ForOp::create(b, loc, lb, ub, step);
+        b.setInsertionPoint(producerLoop.getBody()->getTerminator());
+        Value n = arith::DivUIOp::create(
+            b, loc,
+            arith::SubIOp::create(b, loc, producerLoop.getInductionVar(), lb),
+            step);
+        issue(n, /*mayReuse=*/true, Copier::Producer);
+      }
+      NVVM::Exit::create(b, loc);
+    }
+    if (registers.consumer > registers.kernel)
+      NVVM::SetMaxRegisterOp::create(b, loc, registers.consumer,
+                                     NVVM::SetMaxRegisterAction::increase);
+    ctx.producerExited = true;
+    consumerCopier = Copier::ConsumersWithoutTma;
+  }
+
   for (int64_t s = 0; s + 1 < stages; ++s)
-    issue(c(s), /*mayReuse=*/false);
+    issue(c(s), /*mayReuse=*/false, consumerCopier);
 
   TileValue init = convertLayout(
       ctx, b, {adaptor.getInitArgs()[0], layoutOf(op.getInitArgs()[0])}, p->acc,
@@ -395,7 +454,8 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
           b, loc, Type(), empty(previous), e.i32(0), NVVM::MemScopeKind::CTA,
           /*relaxed=*/false, arith::AndIOp::create(b, loc, leader, notFirst));
     }
-    issue(arith::AddIOp::create(b, loc, n, c(stages - 1)), /*mayReuse=*/true);
+    issue(arith::AddIOp::create(b, loc, n, c(stages - 1)), /*mayReuse=*/true,
+          consumerCopier);
     scf::YieldOp::create(b, loc, yielded);
   }
   unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(loop.getResults()),

@@ -8,7 +8,10 @@
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Support/KernelConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -183,4 +186,106 @@ kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
         requests.push_back(request);
   });
   return requests;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+scf::ForOp kbench::gpu_lowering::getWarpSpecializedLoop(tile::KernelOp kernel) {
+  scf::ForOp found;
+  int64_t count = 0;
+  kernel.walk([&](scf::ForOp loop) {
+    if (getOperandCopies(loop) == OperandCopies::Tma) {
+      found = loop;
+      ++count;
+    }
+  });
+  return count == 1 ? found : scf::ForOp();
+}
+
+/// Whether every thread, the producer warpgroup's too, may run `op` before
+/// the producer exits: it reads and writes no memory and its lowering uses
+/// no thread ids (no layout of a loaded or reduced tile: the producer's
+/// threads have no place in the layouts).
+static bool isScalarPrologueOp(Operation *op) {
+  if (isa<arith::ConstantOp, tile::PartitionOp, tile::GridOp, tile::NumTilesOp,
+          tile::ExtentOp, tile::TileSizeOp, tile::SplatOp>(op))
+    return true;
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if (dialect != "arith" && dialect != "math")
+    return false;
+  return llvm::none_of(op->getResultTypes(),
+                       [](Type type) { return isa<ShapedType>(type); });
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
+  std::string name = ("@" + kernel.getSymName()).str();
+  int64_t tmaLoops = 0;
+  kernel.walk([&](scf::ForOp loop) {
+    tmaLoops += getOperandCopies(loop) == OperandCopies::Tma;
+  });
+  if (tmaLoops == 0)
+    return name + " has no K loop that copies its operands with TMA "
+                  "(transform.tile.operand_copies tma); warp specialization "
+                  "gives those copies a producer warpgroup";
+  if (tmaLoops > 1)
+    return llvm::formatv("{0} has {1} K loops that copy with TMA; the "
+                         "producer warpgroup serves one loop and exits after "
+                         "it",
+                         name, tmaLoops)
+        .str();
+  scf::ForOp loop = getWarpSpecializedLoop(kernel);
+  Block &body = kernel.getBody().front();
+  if (loop->getBlock() != &body)
+    return llvm::formatv("{0}'s TMA K loop sits inside a `{1}`; the producer "
+                         "warpgroup exits after the loop, so the loop must be "
+                         "at the top level of the kernel and run once per CTA",
+                         name, loop->getParentOp()->getName())
+        .str();
+  for (Operation &op : body) {
+    if (&op == loop.getOperation())
+      break;
+    if (!isScalarPrologueOp(&op))
+      return llvm::formatv(
+                 "{0} runs `{1}` before its TMA K loop; the producer "
+                 "warpgroup runs the code before that loop and has no place "
+                 "in the layouts, so only scalar code (index arithmetic, "
+                 "constants, splats, views and the grid) may come before it; "
+                 "move the op after the loop",
+                 name, op.getName())
+          .str();
+  }
+  int64_t numWarps = tile::getKernelConfig(kernel).numWarps;
+  int64_t maxWarps = kSm90aLimits.maxThreadsPerBlock / 32;
+  if (numWarps + tile::kProducerWarps > maxWarps)
+    return llvm::formatv("{0} has num_warps = {1}, which leaves no room for "
+                         "the producer warpgroup ({2} warps at most with warp "
+                         "specialization: {3} threads per CTA)",
+                         name, numWarps, maxWarps - tile::kProducerWarps,
+                         kSm90aLimits.maxThreadsPerBlock)
+        .str();
+  return std::nullopt;
+}
+
+WarpSpecializedRegisters
+kbench::gpu_lowering::getWarpSpecializedRegisters(int64_t numWarps) {
+  // setmaxnreg takes multiples of 8 from 24 to 256; a thread addresses at
+  // most 255 registers.
+  auto floor8 = [](int64_t v) { return v / 8 * 8; };
+  // 32-bit registers of one SM of compute capability 9.0 (the CUDA
+  // programming guide's table); one CTA of a warp-specialized kernel takes
+  // them all.
+  constexpr int64_t registers = 65536;
+  int64_t consumers = 32 * numWarps;
+  int64_t launch = consumers + 32 * tile::kProducerWarps;
+  // The producer only computes copy coordinates; 40 is what it needs with
+  // room to spare (ptxas spills past its limit, and the tests check the
+  // bundles for spills).
+  int64_t producer = 40;
+  int64_t kernelLimit = floor8(std::min<int64_t>(255, registers / launch));
+  int64_t consumer = floor8(std::min<int64_t>(
+      248, (registers - 32 * tile::kProducerWarps * producer) / consumers));
+  return {kernelLimit, producer, std::max(consumer, kernelLimit)};
 }

@@ -244,7 +244,7 @@ describeKernel(KernelOp kernel, const std::array<ShapeExpr, 3> &grid) {
   // Facts are stated over dims and params; the runner only knows dims.
   for (const ShapeFact &fact : getBoundRequiresFacts(kernel))
     spec.requirements.push_back(fact);
-  spec.block = {getBlockSize(kernel), 1, 1};
+  spec.block = {getLaunchBlockSize(kernel), 1, 1};
   return spec;
 }
 

@@ -132,6 +132,38 @@ struct TmaOperandRequests {
 };
 TmaOperandRequests getTmaOperandRequests(tile::MmaOp mma, int64_t numWarps);
 
+//===--- Warp specialization (tile.warp_specialized on the kernel) --------===//
+//
+// The kernel is launched with a producer warpgroup beside its num_warps
+// consumer warps. Every thread runs the scalar code before the TMA K loop;
+// there the producer warpgroup lowers its register limit (setmaxnreg), its
+// first warp issues every step's copies as soon as the consumers release a
+// stage, and the producer warpgroup exits; the consumers raise their limit
+// and run the loop and everything after it, synchronizing through a named
+// barrier that counts only them.
+
+/// The TMA K loop of a warp-specialized kernel, or null when the kernel has
+/// none or several.
+mlir::scf::ForOp getWarpSpecializedLoop(tile::KernelOp kernel);
+
+/// Why `kernel` cannot be warp-specialized, or nullopt: it needs exactly one
+/// TMA K loop (transform.tile.operand_copies tma), at the top level of the
+/// kernel body, only scalar code before it (index arithmetic, constants,
+/// views, the grid: the producer warpgroup runs it and has no place in the
+/// layouts), and room for 4 more warps in a CTA. The text names the op and
+/// the fix.
+std::optional<std::string> whyNotWarpSpecialized(tile::KernelOp kernel);
+
+/// Per-thread register limits of a warp-specialized kernel of `numWarps`
+/// consumer warps: the kernel's (`.maxnreg`, so that the whole CTA fits the
+/// SM's 64K registers at launch), the producer's after setmaxnreg.dec, and
+/// the consumers' after setmaxnreg.inc (what the producer gave up, shared
+/// among them). All multiples of 8, as setmaxnreg asks.
+struct WarpSpecializedRegisters {
+  int64_t kernel, producer, consumer;
+};
+WarpSpecializedRegisters getWarpSpecializedRegisters(int64_t numWarps);
+
 } // namespace kbench::gpu_lowering
 
 #endif // KBENCH_CONVERSION_TILETOGPU_TMARULES_H

@@ -76,6 +76,12 @@ int64_t getBlockSize(KernelOp kernel) {
   return getKernelConfig(kernel).getBlockSize();
 }
 
+int64_t getLaunchBlockSize(KernelOp kernel) {
+  int64_t producerThreads =
+      kernel->hasAttr(kWarpSpecializedAttrName) ? 32 * kProducerWarps : 0;
+  return getBlockSize(kernel) + producerThreads;
+}
+
 SymbolValues getParamValues(KernelOp kernel) {
   SymbolValues params;
   if (DictionaryAttr dict = kernel.getParamsAttr())

@@ -9,9 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "KnobRules.h"
-#include "SinglePass.h"
 #include "RowsPerCta.h"
+#include "SinglePass.h"
 #include "SplitReduction.h"
+#include "WarpSpecialize.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
@@ -499,6 +500,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkTensorCoreMmas(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkOperandCopies(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkWarpSpecialization(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

@@ -21,6 +21,7 @@
 #include "SplitReduction.h"
 #include "StageEpilogue.h"
 #include "StageTransposes.h"
+#include "WarpSpecialize.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
@@ -784,6 +785,9 @@ KBENCH_PLANNED_REWRITE_OP(MaskBoundaryTilesOp, MaskBoundaryTilesPlan,
                           applyMaskBoundaryTiles)
 KBENCH_PLANNED_REWRITE_OP(RowsPerCtaOp, RowsPerCtaPlan, "rows", planRowsPerCta,
                           applyRowsPerCta)
+KBENCH_PLANNED_REWRITE_OP(WarpSpecializeOp, WarpSpecializePlan,
+                          "warp_specialize", planWarpSpecialize,
+                          applyWarpSpecialize)
 
 #undef KBENCH_PLANNED_REWRITE_OP
 

@@ -50,9 +50,13 @@ llvm::SmallVector<KernelParam> getKernelABI(KernelOp kernel);
 /// the order of its results, and `1` for the unused axes.
 mlir::FailureOr<std::array<ShapeExpr, 3>> getLaunchGrid(KernelOp kernel);
 
-/// Threads per block: 32 * the `num_warps` param (the knob table's default
-/// when absent).
+/// Threads per block that run the kernel's tile code: 32 * the `num_warps`
+/// param (the knob table's default when absent). The layouts are over them.
 int64_t getBlockSize(KernelOp kernel);
+
+/// Threads per block at launch: getBlockSize, plus the producer warpgroup of
+/// a warp-specialized kernel (tile.warp_specialized).
+int64_t getLaunchBlockSize(KernelOp kernel);
 
 /// The kernel's integer params by name (knobs and tile sizes).
 SymbolValues getParamValues(KernelOp kernel);

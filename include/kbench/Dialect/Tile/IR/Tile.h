@@ -55,6 +55,15 @@ inline constexpr const char *kAllowTf32AttrName = "tile.allow_tf32";
 /// Whether `op` is, or sits in, a tile.kernel with tile.allow_tf32 (or the
 /// gpu.func tile-to-gpu lowers it into, which keeps the attribute).
 bool allowsTf32(mlir::Operation *op);
+
+/// Unit attribute on a tile.kernel (transform.tile.warp_specialize): its TMA
+/// K loop's copies are issued by a producer warpgroup of its own, launched
+/// beside the kernel's num_warps warps, which exits after the loop
+/// (docs/gpu-lowering.md, "Warp specialization"). The layouts and the
+/// kernel's code see num_warps warps; only the launch has more.
+inline constexpr const char *kWarpSpecializedAttrName = "tile.warp_specialized";
+/// Warps of the producer warpgroup of a warp-specialized kernel.
+inline constexpr int64_t kProducerWarps = 4;
 } // namespace kbench::tile
 
 #endif // KBENCH_DIALECT_TILE_IR_TILE_H

@@ -61,6 +61,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     then run on tensor cores (`impl = mma_sync`), rounding them to tf32. The
     compile driver sets it from task.json and refuses a kernel that carries
     it in a task that does not opt in.
+
+    `attributes {tile.warp_specialized}` (transform.tile.warp_specialize)
+    launches the kernel with a producer warpgroup beside its num_warps
+    warps that issues its TMA K loop's copies and exits after the loop; the
+    kernel's meaning and layouts do not change.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,

@@ -506,6 +506,44 @@ def MmaWarpSplitOp : Tile_TransformOp<"mma_warp_split"> {
   }];
 }
 
+def WarpSpecializeOp : Tile_TransformOp<"warp_specialize"> {
+  let summary = "Give a TMA K loop's copies a producer warpgroup";
+  let description = [{
+    ```mlir
+    transform.tile.operand_copies %k tma : !transform.any_op
+    transform.tile.warp_specialize %k 1 : !transform.any_op
+    ```
+    Marks each target kernel with the unit attribute
+    `tile.warp_specialized`: tile-to-gpu launches it with one more
+    warpgroup (4 warps) than its num_warps. Every thread runs the scalar
+    code before the kernel's TMA K loop; there the extra warpgroup lowers
+    its register limit (setmaxnreg.dec), its first warp issues every
+    step's TMA copies as soon as the consumers release the stage, and it
+    exits; the num_warps consumer warps raise theirs (setmaxnreg.inc) and
+    run the loop and everything after it, their barriers counting only
+    them (docs/gpu-lowering.md, "Warp specialization"). The tile IR is
+    otherwise unchanged, so tile-verify and the host target see the same
+    kernel. The value is 1 (apply) or 0 (remove the mark), an integer or a
+    `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is
+    not 0 or 1, or a kernel (for 1) has no TMA K loop or several, its TMA
+    K loop is not at the top level of the kernel, anything but scalar code
+    (index arithmetic, constants, splats, views, the grid) comes before
+    that loop, or num_warps + 4 warps exceed a CTA. Later ops recheck the
+    rules.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def OperandCopiesOp : Tile_TransformOp<"operand_copies"> {
   let summary = "Pick how a pipelined wgmma K loop copies its operands";
   let description = [{
