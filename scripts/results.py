@@ -9,7 +9,8 @@
 # hand-written docs/results-notes.md, included verbatim); the SVGs are
 # rendered from the specs with vega-lite's vl2svg (package.json).
 #
-#   scripts/results.py fragment OUT_DIR [--id ID] [--title T]   gpu-eval.sh's reports -> OUT_DIR/results-fragment.json
+#   scripts/results.py fragment OUT_DIR... [--id ID] [--title T]   gpu-eval.sh's reports -> OUT_DIR/results-fragment.json
+#                                             (several folders: one run, e.g. a suite evaluated in groups)
 #   scripts/results.py merge FRAGMENT...      add runs (same id: replaced), then generate
 #   scripts/results.py generate               rewrite results.md and the chart specs
 #   scripts/results.py check                  exit 1 when results.md or a spec is stale
@@ -107,24 +108,38 @@ def record_of(bundle, report, wall, checks_only, unbuildable=None):
 
 
 def make_fragment(args):
-    out = args.out_dir
+    # A run may span several gpu-eval.sh folders (a suite evaluated in groups,
+    # one command each, on one machine): the first folder's machine and
+    # ceilings describe the run, the reports of all are its records.
+    out = args.out_dirs[0]
     cal = read_json(os.path.join(out, "calibration.json"), "calibration")
     machine = read_json(os.path.join(out, "machine.json"), "machine description")
-    index_path = os.path.join(out, "aoti-index.json")
-    index = read_json(index_path, "AOTInductor index") if os.path.exists(index_path) else {}
+    index = {}
+    for folder in args.out_dirs:
+        index_path = os.path.join(folder, "aoti-index.json")
+        if os.path.exists(index_path):
+            part = read_json(index_path, "AOTInductor index")
+            for key in ("packages", "failed"):
+                index.setdefault(key, {}).update(part.get(key, {}))
+            index.setdefault("inductor_mode", part.get("inductor_mode"))
     unbuildable = {(f.get("task"), f.get("shape")): f for f in index.get("failed", {}).values()}
-    records, protocol = [], set()
-    for path in sorted(glob.glob(os.path.join(out, "*", "report.json"))):
-        bundle = os.path.basename(os.path.dirname(path))
-        report = read_json(path, "report")
-        protocol.add(report.get("protocol_version", 1))
-        wall_path = os.path.join(out, bundle, "wall.json")
-        quick_path = os.path.join(out, bundle, "checks-only", "report.json")
-        wall = read_json(wall_path, "wall times") if os.path.exists(wall_path) else {}
-        quick = read_json(quick_path, "report") if os.path.exists(quick_path) else {}
-        records += record_of(bundle, report, wall, quick, unbuildable)
+    records, protocol, bundles = [], set(), set()
+    for folder in args.out_dirs:
+        for path in sorted(glob.glob(os.path.join(folder, "*", "report.json"))):
+            bundle = os.path.basename(os.path.dirname(path))
+            if bundle in bundles:
+                fail("bundle %s is in two of the folders; a run holds each bundle once" % bundle)
+            bundles.add(bundle)
+            report = read_json(path, "report")
+            protocol.add(report.get("protocol_version", 1))
+            wall_path = os.path.join(folder, bundle, "wall.json")
+            quick_path = os.path.join(folder, bundle, "checks-only", "report.json")
+            wall = read_json(wall_path, "wall times") if os.path.exists(wall_path) else {}
+            quick = read_json(quick_path, "report") if os.path.exists(quick_path) else {}
+            records += record_of(bundle, report, wall, quick, unbuildable)
     if not records:
-        fail("no timed shapes in %s/*/report.json" % out)
+        fail("no timed shapes in %s" % " or ".join(
+            os.path.join(folder, "*", "report.json") for folder in args.out_dirs))
     if len(protocol) != 1:
         # Figures of different timing protocols are not comparable (version 3
         # re-poisons outputs before every timed run): re-time, not compare.
@@ -642,8 +657,9 @@ def main(argv):
     p = argparse.ArgumentParser(description="GPU results as data (docs/results.json)")
     p.add_argument("--docs", default=DOCS, help="the docs folder (default: the repository's docs/)")
     sub = p.add_subparsers(dest="command", required=True)
-    f = sub.add_parser("fragment", help="gpu-eval.sh OUT_DIR -> OUT_DIR/results-fragment.json")
-    f.add_argument("out_dir")
+    f = sub.add_parser("fragment", help="gpu-eval.sh OUT_DIR... -> OUT_DIR/results-fragment.json "
+                       "(several folders of one machine: one run, in the first folder)")
+    f.add_argument("out_dirs", nargs="+", metavar="out_dir")
     f.add_argument("--id")
     f.add_argument("--title")
     m = sub.add_parser("merge", help="add fragments to docs/results.json, then generate")
