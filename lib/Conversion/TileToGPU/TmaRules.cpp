@@ -275,9 +275,12 @@ kbench::gpu_lowering::getWarpSpecializedRegisters(int64_t numWarps) {
   // most 255 registers.
   auto floor8 = [](int64_t v) { return v / 8 * 8; };
   // 32-bit registers of one SM of compute capability 9.0 (the CUDA
-  // programming guide's table); one CTA of a warp-specialized kernel takes
-  // them all.
-  constexpr int64_t registers = 65536;
+  // programming guide's table). Two CTAs of one consumer warpgroup share
+  // an SM, as the kernel without a producer did (on the H200 machine a
+  // 4-warp matmul with the register file to itself, one CTA per SM, was
+  // 1.3x slower than without specialization); larger CTAs take it all.
+  int64_t ctasPerSm = numWarps <= 4 ? 2 : 1;
+  int64_t registers = 65536 / ctasPerSm;
   int64_t consumers = 32 * numWarps;
   int64_t launch = consumers + 32 * tile::kProducerWarps;
   // The producer only computes copy coordinates; 40 is what it needs with

@@ -155,10 +155,12 @@ mlir::scf::ForOp getWarpSpecializedLoop(tile::KernelOp kernel);
 std::optional<std::string> whyNotWarpSpecialized(tile::KernelOp kernel);
 
 /// Per-thread register limits of a warp-specialized kernel of `numWarps`
-/// consumer warps: the kernel's (`.maxnreg`, so that the whole CTA fits the
-/// SM's 64K registers at launch), the producer's after setmaxnreg.dec, and
-/// the consumers' after setmaxnreg.inc (what the producer gave up, shared
-/// among them). All multiples of 8, as setmaxnreg asks.
+/// consumer warps: the kernel's (`.maxnreg`, so that the CTA fits its share
+/// of the SM's 64K registers at launch: half for one consumer warpgroup, so
+/// that two CTAs share an SM, all of them for more), the producer's after
+/// setmaxnreg.dec, and the consumers' after setmaxnreg.inc (what the
+/// producer gave up, shared among them). All multiples of 8, as setmaxnreg
+/// asks.
 struct WarpSpecializedRegisters {
   int64_t kernel, producer, consumer;
 };
