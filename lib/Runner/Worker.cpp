@@ -424,8 +424,8 @@ public:
       // The accuracy rule, once the elementwise bound holds (run 1; run 2
       // must agree with it below).
       if (s1.pass() && ref64.count(o.name) && hasAccuracyRule(o.dtype) && tol.fp64Ratio > 0) {
-        AccuracyStats acc =
-            measureAccuracy(run1.at(o.name), r, ref64.at(o.name), o.dtype, tol);
+        AccuracyStats acc = measureAccuracy(
+            run1.at(o.name), r, ref64.at(o.name), o.dtype, tol, task.allowTf32);
         oj["accuracy"] = toJson(acc);
         if (!acc.pass())
           fail(Verdict::Inaccurate, describeInaccuracy(o.name, acc));

@@ -126,6 +126,18 @@ TEST(Compare, AccuracyRatioAgainstFp64) {
                                         DType::F32, Tolerance{});
   EXPECT_DOUBLE_EQ(floor.floorRms, std::ldexp(1.0, -24));
   EXPECT_NEAR(floor.ratio, 1.0, 1e-12);
+  // A tf32 task's f32 output: one tf32 rounding (2^-11) is the floor, so a
+  // tf32 kernel measured against a reference the library computed in fp32
+  // is not failed for the tf32 rounding it was allowed.
+  at::Tensor tf32Out = exact + 4 * std::ldexp(1.0, -11);
+  EXPECT_FALSE(
+      measureAccuracy(tf32Out, exact, exact, DType::F32, Tolerance{}).pass());
+  AccuracyStats tf32 =
+      measureAccuracy(tf32Out, exact, exact, DType::F32, Tolerance{},
+                      /*tf32Operands=*/true);
+  EXPECT_DOUBLE_EQ(tf32.floorRms, std::ldexp(1.0, -11));
+  EXPECT_NEAR(tf32.ratio, 4.0, 1e-9);
+  EXPECT_TRUE(tf32.pass());
   // fp64_ratio 0 turns the rule off.
   Tolerance off{1e-3, 1e-3, 0};
   EXPECT_TRUE(measureAccuracy(exact + 1.0, exact, exact, DType::F32, off).pass());

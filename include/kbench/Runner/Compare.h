@@ -85,8 +85,14 @@ struct AccuracyStats {
 bool hasAccuracyRule(DType dtype);
 
 /// Measures `out` and `ref` against `ref64` (all the same shape, finite).
+/// With `tf32Operands` (a task with "allow_tf32": its matmul operands may be
+/// rounded to tf32) the floor of an f32 output is tf32's unit roundoff,
+/// 2^-11, instead of f32's: a TF32-on reference is not rounded to tf32 at
+/// every shape (a 1-row product computed in fp32 was seen on the H200
+/// machine), and a tf32 kernel must not be held to an fp32 reference.
 AccuracyStats measureAccuracy(const at::Tensor &out, const at::Tensor &ref,
-                              const at::Tensor &ref64, DType dtype, Tolerance tol);
+                              const at::Tensor &ref64, DType dtype,
+                              Tolerance tol, bool tf32Operands = false);
 
 /// One sentence for a failed accuracy rule.
 std::string describeInaccuracy(const std::string &output, const AccuracyStats &stats);
