@@ -254,3 +254,46 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The producer warpgroup serves one TMA K loop; a kernel with two is refused.
+module attributes {transform.with_named_sequence} {
+  // expected-note @below {{this kernel}}
+  tile.kernel @k(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                 %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                 %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+      params {BM = 128, BN = 128, BK = 64, num_warps = 8} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %Xv = tile.partition %X tile [BM, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+    %Wv = tile.partition %W tile [BN, BK] pad(zero) : memref<?x?xbf16> -> !tile.part<128x64xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [BM, BN] : memref<?x?xf32> -> !tile.part<128x128xf32>
+    %m, %n = tile.grid %Yv : !tile.part<128x128xf32>
+    %nk = tile.num_tiles %Xv[1] : !tile.part<128x64xbf16, pad = zero>
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<128x128xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+      %r = tile.mma %x, %w, %a impl(wgmma) {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+      scf.yield %r : tensor<128x128xf32>
+    }
+    %acc2 = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %acc) -> (tensor<128x128xf32>) {
+      %x = tile.load %Xv[%m, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+      %w = tile.load %Wv[%n, %k] : !tile.part<128x64xbf16, pad = zero> -> tensor<128x64xbf16>
+      %r = tile.mma %x, %w, %a impl(wgmma) {transpose_b} : tensor<128x64xbf16>, tensor<128x64xbf16> -> tensor<128x128xf32>
+      scf.yield %r : tensor<128x128xf32>
+    }
+    tile.store %acc2, %Yv[%m, %n] : tensor<128x128xf32>, !tile.part<128x128xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.pipeline %k stages 3 : !transform.any_op
+    transform.tile.operand_copies %k tma : !transform.any_op
+    // expected-error @below {{transform.tile.warp_specialize: @k has 2 K loops that copy with TMA; the producer warpgroup serves one loop and exits after it}}
+    transform.tile.warp_specialize %k 1 : !transform.any_op
+    transform.yield
+  }
+}
