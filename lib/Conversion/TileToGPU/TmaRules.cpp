@@ -12,6 +12,7 @@
 #include "kbench/Support/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -192,16 +193,19 @@ kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
-scf::ForOp kbench::gpu_lowering::getWarpSpecializedLoop(tile::KernelOp kernel) {
-  scf::ForOp found;
-  int64_t count = 0;
+/// The K loops of `kernel` that copy their operands with TMA.
+static SmallVector<scf::ForOp> getTmaLoops(tile::KernelOp kernel) {
+  SmallVector<scf::ForOp> loops;
   kernel.walk([&](scf::ForOp loop) {
-    if (getOperandCopies(loop) == OperandCopies::Tma) {
-      found = loop;
-      ++count;
-    }
+    if (getOperandCopies(loop) == OperandCopies::Tma)
+      loops.push_back(loop);
   });
-  return count == 1 ? found : scf::ForOp();
+  return loops;
+}
+
+scf::ForOp kbench::gpu_lowering::getWarpSpecializedLoop(tile::KernelOp kernel) {
+  SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
+  return loops.size() == 1 ? loops.front() : scf::ForOp();
 }
 
 /// Whether every thread, the producer warpgroup's too, may run `op` before
@@ -212,8 +216,8 @@ static bool isScalarPrologueOp(Operation *op) {
   if (isa<arith::ConstantOp, tile::PartitionOp, tile::GridOp, tile::NumTilesOp,
           tile::ExtentOp, tile::TileSizeOp, tile::SplatOp>(op))
     return true;
-  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  if (dialect != "arith" && dialect != "math")
+  if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+          op->getDialect()))
     return false;
   return llvm::none_of(op->getResultTypes(),
                        [](Type type) { return isa<ShapedType>(type); });
@@ -222,10 +226,8 @@ static bool isScalarPrologueOp(Operation *op) {
 std::optional<std::string>
 kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
   std::string name = ("@" + kernel.getSymName()).str();
-  int64_t tmaLoops = 0;
-  kernel.walk([&](scf::ForOp loop) {
-    tmaLoops += getOperandCopies(loop) == OperandCopies::Tma;
-  });
+  SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
+  int64_t tmaLoops = loops.size();
   if (tmaLoops == 0)
     return name + " has no K loop that copies its operands with TMA "
                   "(transform.tile.operand_copies tma); warp specialization "
@@ -236,7 +238,7 @@ kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
                          "it",
                          name, tmaLoops)
         .str();
-  scf::ForOp loop = getWarpSpecializedLoop(kernel);
+  scf::ForOp loop = loops.front();
   Block &body = kernel.getBody().front();
   if (loop->getBlock() != &body)
     return llvm::formatv("{0}'s TMA K loop sits inside a `{1}`; the producer "
