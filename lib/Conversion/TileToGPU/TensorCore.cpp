@@ -564,6 +564,9 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
                    : SmallVector<Value>{init.vec};
   SmallVector<Value> iterInit = initAcc;
   iterInit.push_back(c(0));
+  scf::IfOp nonEmptyLoop;
+  if (wgmmaInFlight)
+    nonEmptyLoop = openInFlightWgmmaLoop(b, loc, lb, ub, iterInit);
   auto loop = scf::ForOp::create(b, loc, lb, ub, step, iterInit);
   int64_t accCount = initAcc.size();
   {
@@ -600,23 +603,8 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
     if (p->isWgmma()) {
       emitWgmmaGroup(ctx, b, *p, bufA, baseA, bufB, baseB, yielded,
                      wgmmaInFlight ? kWgmmaNoWait : 0);
-      if (wgmmaInFlight) {
-        // The last step waits for every group, so that no group is in
-        // flight where the loop's results merge with its initial values
-        // (ptxas serializes wgmma when a register of an unfinished group
-        // may be written by another instruction, such as the copies of a
-        // loop that runs zero times).
-        Value last = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::sge,
-            arith::AddIOp::create(b, loc, iv, step), ub);
-        auto wait = scf::IfOp::create(b, loc, TypeRange{}, last,
-                                      /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(wait.thenBlock()->getTerminator());
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-        b.setInsertionPoint(wait.elseBlock()->getTerminator());
+      if (wgmmaInFlight)
         NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-      }
     } else {
       SmallVector<Value> stepElements;
       for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
@@ -632,11 +620,13 @@ TensorCorePipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
         b, loc, arith::AddIOp::create(b, loc, stage, c(1)), c(stages)));
     scf::YieldOp::create(b, loc, yielded);
   }
-  Value result = loop.getResult(0);
+  ValueRange results = loop.getResults();
+  if (nonEmptyLoop)
+    results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
+  Value result = results[0];
   if (p->isWgmma()) {
-    unpackWgmmaAccumulators(ctx, b, *p,
-                            SmallVector<Value>(loop.getResults().take_front(accCount)),
-                            elements);
+    unpackWgmmaAccumulators(
+        ctx, b, *p, SmallVector<Value>(results.take_front(accCount)), elements);
     result = vector::FromElementsOp::create(b, loc, accType, elements);
   }
   // The copies of steps past the end zero-fill buffers nobody reads again;

@@ -121,6 +121,23 @@ void unpackWgmmaAccumulators(KernelContext &ctx, mlir::OpBuilder &b,
                              llvm::ArrayRef<mlir::Value> structs,
                              llvm::SmallVectorImpl<mlir::Value> &elements);
 
+/// A K loop that leaves a wgmma group in flight at each step's end runs
+/// inside `scf.if (lb < ub)`: openInFlightWgmmaLoop creates the guard (its
+/// else branch yields `init`) and leaves `b` at the start of the then
+/// branch, where the caller builds the loop; closeInFlightWgmmaLoop ends the
+/// branch with wgmma.wait_group 0, yields the loop's `results` and returns
+/// the guard's. So ptxas sees no group in flight where the accumulators
+/// merge with the values of a loop of zero steps (it would serialize every
+/// wgmma, C7515), and each step can wait with a fixed count instead of one
+/// chosen by its index (ptxas cannot tell the last step and injects a full
+/// wait after every group, C7517).
+mlir::scf::IfOp openInFlightWgmmaLoop(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::Value lb, mlir::Value ub,
+                                      mlir::ValueRange init);
+mlir::ValueRange closeInFlightWgmmaLoop(mlir::OpBuilder &b, mlir::Location loc,
+                                        mlir::scf::IfOp guard,
+                                        mlir::ValueRange results);
+
 /// emitWgmmaGroup's `pendingGroups` when the caller emits the wait itself.
 inline constexpr int64_t kWgmmaNoWait = -1;
 

@@ -407,6 +407,9 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
     elements.push_back(
         vector::ExtractOp::create(b, loc, init.vec, ArrayRef<int64_t>{i}));
   SmallVector<Value> initAcc = packWgmmaAccumulators(ctx, b, *p, elements);
+  // Each step waits only for the group before its own, so that its group
+  // runs while the next step's operands are awaited.
+  scf::IfOp nonEmptyLoop = openInFlightWgmmaLoop(b, loc, lb, ub, initAcc);
   auto loop = scf::ForOp::create(b, loc, lb, ub, step, initAcc);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -425,21 +428,7 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
     emitWgmmaGroup(ctx, b, *p, bufA, arith::MulIOp::create(b, loc, stage, c(sizeA)),
                    bufB, arith::MulIOp::create(b, loc, stage, c(sizeB)),
                    yielded, kWgmmaNoWait);
-    // The last step waits for every group, so that none is in flight where
-    // the loop's results merge with its initial values (ptxas serializes
-    // wgmma otherwise).
-    Value last = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::sge,
-        arith::AddIOp::create(b, loc, iv, step), ub);
-    {
-      auto wait = scf::IfOp::create(b, loc, TypeRange{}, last,
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard waitGuard(b);
-      b.setInsertionPoint(wait.thenBlock()->getTerminator());
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-      b.setInsertionPoint(wait.elseBlock()->getTerminator());
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
     // Step n - 1's group is done in this warpgroup: its first thread
     // releases the stage (an arrive with no transactions, predicated like
     // the copies).
@@ -458,11 +447,12 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
           consumerCopier);
     scf::YieldOp::create(b, loc, yielded);
   }
-  unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(loop.getResults()),
-                          elements);
+  ValueRange results =
+      closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, loop.getResults());
+  unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(results), elements);
   // Every copy issued was waited for (a step is issued only below the upper
-  // bound, and each is consumed), and the last step waited for every wgmma
-  // group; the mbarriers lie past the stage buffers.
+  // bound, and each is consumed), and every wgmma group was waited for
+  // after the loop; the mbarriers lie past the stage buffers.
   ctx.lastKLoopStaging = KernelContext::StagingRange{
       op.getResult(0), stagingStart, stagingEnd - stagingStart};
   Value result = vector::FromElementsOp::create(b, loc, accType, elements);

@@ -319,3 +319,27 @@ void kbench::gpu_lowering::emitWgmmaSteps(KernelContext &ctx, OpBuilder &b,
                  /*pendingGroups=*/0, registersA);
   unpackWgmmaAccumulators(ctx, b, p, structs, acc);
 }
+
+scf::IfOp kbench::gpu_lowering::openInFlightWgmmaLoop(OpBuilder &b,
+                                                      Location loc, Value lb,
+                                                      Value ub,
+                                                      ValueRange init) {
+  Value anySteps =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lb, ub);
+  auto guard = scf::IfOp::create(b, loc, init.getTypes(), anySteps,
+                                 /*withElseRegion=*/true);
+  b.setInsertionPointToStart(guard.elseBlock());
+  scf::YieldOp::create(b, loc, init);
+  b.setInsertionPointToStart(guard.thenBlock());
+  return guard;
+}
+
+ValueRange kbench::gpu_lowering::closeInFlightWgmmaLoop(OpBuilder &b,
+                                                        Location loc,
+                                                        scf::IfOp guard,
+                                                        ValueRange results) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  scf::YieldOp::create(b, loc, results);
+  b.setInsertionPointAfter(guard);
+  return guard.getResults();
+}

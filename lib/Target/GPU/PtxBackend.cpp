@@ -358,13 +358,13 @@ struct GPUToPtxPass : kbench::impl::GPUToPtxBase<GPUToPtxPass> {
       return signalPassFailure();
     }
     for (const PtxasKernelReport &kernel : report->kernels)
-      mlir::emitRemark(module.getLoc()) << "ptxas " << options.chip << ": kernel '"
-                          << kernel.symbol << "' uses " << kernel.registers
-                          << " registers, " << kernel.spillStores
-                          << " bytes spill stores, " << kernel.spillLoads
-                          << " bytes spill loads, " << kernel.sharedMemory
-                          << " bytes static shared memory, "
-                          << kernel.barriers << " barriers";
+      mlir::emitRemark(module.getLoc())
+          << "ptxas " << options.chip << ": kernel '" << kernel.symbol
+          << "' uses " << kernel.registers << " registers, "
+          << kernel.spillStores << " bytes spill stores, " << kernel.spillLoads
+          << " bytes spill loads, " << kernel.sharedMemory
+          << " bytes static shared memory, " << kernel.barriers << " barriers, "
+          << kernel.injectedWgmmaWaits << " wgmma waits injected by ptxas";
   }
 };
 } // namespace

@@ -51,6 +51,10 @@ FailureOr<PtxasReport> kbench::parsePtxasLog(llvm::StringRef log,
   llvm::Regex used("Used ([0-9]+) registers");
   llvm::Regex barriers("used ([0-9]+) barriers");
   llvm::Regex smem("([0-9]+) bytes smem");
+  // "(C7517) warpgroup.wait is injected in around line N by compiler ...
+  // in function 'K'": printed before K's "Compiling entry function" line.
+  llvm::Regex injectedWait("\\(C7517\\).* in function '([^']+)'");
+  llvm::StringMap<int64_t> injectedWaits;
   std::vector<bool> sawRegisters;
   auto number = [](llvm::StringRef text) {
     int64_t value = 0;
@@ -71,6 +75,10 @@ FailureOr<PtxasReport> kbench::parsePtxasLog(llvm::StringRef log,
       return failure();
     }
     SmallVector<llvm::StringRef> m;
+    if (injectedWait.match(line, &m)) {
+      ++injectedWaits[m[1]];
+      continue;
+    }
     if (entry.match(line, &m)) {
       PtxasKernelReport kernel;
       kernel.symbol = m[1].str();
@@ -100,6 +108,8 @@ FailureOr<PtxasReport> kbench::parsePtxasLog(llvm::StringRef log,
             "function\" line); the PTX has no kernel";
     return failure();
   }
+  for (PtxasKernelReport &kernel : report.kernels)
+    kernel.injectedWgmmaWaits = injectedWaits.lookup(kernel.symbol);
   for (auto [kernel, saw] : llvm::zip(report.kernels, sawRegisters))
     if (!saw) {
       error = "ptxas -v output has no \"Used N registers\" line for kernel '" +

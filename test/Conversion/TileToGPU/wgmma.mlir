@@ -66,7 +66,9 @@ tile.kernel @wgmma_once(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
 // copies first, then the group, waited for, and a second barrier.
 
 // CHECK-LABEL: gpu.func @wgmma_loop
-// CHECK: scf.for {{.*}} -> (!llvm.struct<(f32,
+// CHECK: %[[ANY:.*]] = arith.cmpi ult, %c0{{[_0-9]*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[ANY]] -> (!llvm.struct<(f32,
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} -> (!llvm.struct<(f32,
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: nvvm.fence.proxy
 // CHECK-NEXT: gpu.barrier
@@ -80,12 +82,15 @@ tile.kernel @wgmma_once(%A: memref<?x?xbf16> {tile.dims = ["M", "K"]},
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: scf.if
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NEXT: } else {
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: scf.yield %[[LOOP]]#0, %[[LOOP]]#1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK: nvvm.cp.async.wait.group 0
 
 // STAGES3-LABEL: gpu.func @wgmma_loop

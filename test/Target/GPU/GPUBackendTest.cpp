@@ -141,6 +141,27 @@ TEST(PtxasLog, ReadsEveryKernel) {
   EXPECT_EQ(b.barriers, 0);
 }
 
+TEST(PtxasLog, CountsTheWgmmaWaitsPtxasInjectedPerKernel) {
+  // ptxas names the kernel in the C7517 line, before its entry line.
+  const char *log =
+      "ptxas info    : (C7517) warpgroup.wait is injected in around line 1301 "
+      "by compiler to allow use of registers defined by GMMA in function "
+      "'late'\n"
+      "ptxas info    : (C7517) warpgroup.wait is injected in around line 1410 "
+      "by compiler to allow use of registers defined by GMMA in function "
+      "'late'\n"
+      "ptxas info    : Compiling entry function 'clean' for 'sm_90a'\n"
+      "ptxas info    : Used 184 registers, used 1 barriers\n"
+      "ptxas info    : Compiling entry function 'late' for 'sm_90a'\n"
+      "ptxas info    : Used 217 registers, used 1 barriers\n";
+  std::string error;
+  FailureOr<PtxasReport> report = parsePtxasLog(log, error);
+  ASSERT_TRUE(succeeded(report)) << error;
+  ASSERT_EQ(report->kernels.size(), 2u);
+  EXPECT_EQ(report->kernels[0].injectedWgmmaWaits, 0);
+  EXPECT_EQ(report->kernels[1].injectedWgmmaWaits, 2);
+}
+
 TEST(PtxasLog, RejectsALogWithoutKernels) {
   std::string error;
   EXPECT_TRUE(failed(parsePtxasLog("ptxas info    : 0 bytes gmem\n", error)));

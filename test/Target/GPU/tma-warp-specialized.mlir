@@ -38,7 +38,7 @@
 // CHECK-DAG: cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK-DAG: exit;
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// PTXAS: remark: ptxas sm_90a: kernel 'matmul_bias' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: remark: ptxas sm_90a: kernel 'matmul_bias' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, {{.*}}, 0 wgmma waits injected by ptxas
 tile.kernel @matmul_bias(%X: memref<?x?xbf16> {tile.dims = ["M", "K"], tile.name = "X"},
                          %W: memref<?x?xbf16> {tile.dims = ["N", "K"], tile.name = "W"},
                          %B: memref<?xf32> {tile.dims = ["N"], tile.name = "B"},

@@ -17,8 +17,10 @@
 // warpgroup's first thread releases the previous step's stage with an
 // arrive of no transactions. Where K % 8 != 0 the loop copies with element
 // loads and every thread arrives (the mbarrier.arrive without predicate).
-// ptxas accepts it without spills and without serializing the wgmma
-// instructions (a compile error in kbench).
+// ptxas accepts it without spills, without serializing the wgmma
+// instructions (a compile error in kbench) and without adding waits of its
+// own: each step waits only for the group before it (wait_group 1), and the
+// loop sits in an scf.if whose branch waits for every group after it.
 
 // GPU: gpu.func @matmul_bf16(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) kernel
 // GPU-SAME: kbench.tma_descriptor_args = array<i64: 6, 7, 8>
@@ -38,10 +40,10 @@
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK: wgmma.commit_group.sync.aligned;
-// CHECK-DAG: wgmma.wait_group.sync.aligned 1;
+// CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
 // CHECK-DAG: @%p{{[0-9]+}} mbarrier.arrive.expect_tx.shared.b64 _, [%r{{[0-9]+}}], 0;
 // CHECK-DAG: mbarrier.arrive.shared.b64
-// PTXAS: remark: ptxas sm_90a: kernel 'matmul_bf16' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: remark: ptxas sm_90a: kernel 'matmul_bf16' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, {{.*}}, 0 wgmma waits injected by ptxas
 tile.kernel @matmul_bf16(%X: memref<?x?xbf16> {tile.dims = ["M", "K"], tile.name = "X"},
                          %W: memref<?x?xbf16> {tile.dims = ["N", "K"], tile.name = "W"},
                          %Y: memref<?x?xf32> {tile.dims = ["M", "N"], tile.name = "Y"})

@@ -106,6 +106,11 @@ struct PtxasKernelReport {
   int64_t stackFrame = 0;  // bytes
   int64_t sharedMemory = 0; // bytes of static shared memory
   int64_t barriers = 0;
+  /// Full wgmma waits ptxas added on its own (info C7517: it could not
+  /// prove a wgmma group finished before its registers are read). Each one
+  /// ends the overlap of that group with what follows; 0 in a kernel whose
+  /// K loop leaves groups in flight.
+  int64_t injectedWgmmaWaits = 0;
 };
 
 struct PtxasReport {
