@@ -159,8 +159,9 @@ LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
     for (const PtxasKernelReport &resources : ptxas->kernels)
       if (resources.symbol == info.symbol)
         kernel->resources = bundle::ResourceUsage{
-            resources.registers, resources.spillStores, resources.spillLoads,
-            resources.stackFrame, resources.sharedMemory};
+            resources.registers,    resources.spillStores,
+            resources.spillLoads,   resources.stackFrame,
+            resources.sharedMemory, resources.injectedWgmmaWaits};
   }
   return success();
 }

@@ -331,6 +331,7 @@ ToolResult Service::compile(const Arguments &args, CallContext &call) {
       entry["spill_loads"] = kernel.resources->spillLoads;
       entry["stack_frame"] = kernel.resources->stackFrame;
       entry["shared_memory"] = kernel.resources->sharedMemory;
+      entry["injected_wgmma_waits"] = kernel.resources->injectedWgmmaWaits;
     }
     kernels.push_back(std::move(entry));
   }

@@ -160,7 +160,11 @@ std::vector<Tool> buildTools() {
        object(json::Object{{"target", any("string", "")},
                            {"ir_hash", any("string", "")},
                            {"verification", any("string", "")},
-                           {"kernels", any("array", "name, block, registers, spill_stores, spill_loads, stack_frame, shared_memory, dynamic_shared_memory")},
+                           {"kernels",
+                            any("array",
+                                "name, block, registers, spill_stores, "
+                                "spill_loads, stack_frame, shared_memory, "
+                                "injected_wgmma_waits, dynamic_shared_memory")},
                            {"ptx_bytes", any("integer", "")},
                            {"cubin_bytes", any("integer", "")},
                            {"shared_object_bytes", any("integer", "")},

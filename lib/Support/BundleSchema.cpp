@@ -110,6 +110,8 @@ nlohmann::json toJson(const ResourceUsage &r) {
   out[kSpillLoads] = r.spillLoads;
   out[kStackFrame] = r.stackFrame;
   out[kSharedMemory] = r.sharedMemory;
+  if (r.injectedWgmmaWaits != 0)
+    out[kInjectedWgmmaWaits] = r.injectedWgmmaWaits;
   return out;
 }
 
@@ -293,7 +295,8 @@ KernelParamSpec parseParam(const Field &p) {
 }
 
 ResourceUsage parseResources(const Field &f) {
-  f.allowOnly({kRegisters, kSpillStores, kSpillLoads, kStackFrame, kSharedMemory});
+  f.allowOnly({kRegisters, kSpillStores, kSpillLoads, kStackFrame,
+               kSharedMemory, kInjectedWgmmaWaits});
   ResourceUsage r;
   auto read = [&](const char *key, int64_t &out) {
     if (auto v = f.get(key))
@@ -304,6 +307,7 @@ ResourceUsage parseResources(const Field &f) {
   read(kSpillLoads, r.spillLoads);
   read(kStackFrame, r.stackFrame);
   read(kSharedMemory, r.sharedMemory);
+  read(kInjectedWgmmaWaits, r.injectedWgmmaWaits);
   return r;
 }
 

@@ -135,6 +135,18 @@ TEST(BundleSchema, OptionalFieldsStayOut) {
   EXPECT_EQ(toJson(parseManifest(doc, "m")), doc);
 }
 
+TEST(BundleSchema, InjectedWgmmaWaitsAreWrittenOnlyWhenSome) {
+  BundleManifest m = sample();
+  EXPECT_FALSE(
+      toJson(m)["kernels"][0]["resources"].contains("injected_wgmma_waits"));
+  m.kernels[0].resources->injectedWgmmaWaits = 2;
+  nlohmann::json doc = toJson(m);
+  EXPECT_EQ(doc["kernels"][0]["resources"]["injected_wgmma_waits"], 2);
+  BundleManifest back = parseManifest(doc, "m");
+  EXPECT_EQ(back.kernels[0].resources->injectedWgmmaWaits, 2);
+  EXPECT_EQ(toJson(back), doc);
+}
+
 TEST(BundleSchema, SwizzleBelongsToTmaDescriptorsOnly) {
   nlohmann::json doc = toJson(sample());
   const nlohmann::json &params = doc["kernels"][0]["params"];

@@ -80,6 +80,7 @@ inline constexpr const char *kSpillStores = "spill_stores";
 inline constexpr const char *kSpillLoads = "spill_loads";
 inline constexpr const char *kStackFrame = "stack_frame";
 inline constexpr const char *kSharedMemory = "shared_memory";
+inline constexpr const char *kInjectedWgmmaWaits = "injected_wgmma_waits";
 } // namespace field
 
 /// A global buffer of the launch sequence.
@@ -138,6 +139,9 @@ struct ResourceUsage {
   int64_t spillLoads = 0;
   int64_t stackFrame = 0;
   int64_t sharedMemory = 0;
+  /// Full wgmma waits ptxas added on its own (info C7517); written only
+  /// when non-zero.
+  int64_t injectedWgmmaWaits = 0;
 };
 
 struct KernelSpec {

@@ -120,6 +120,7 @@ if (process.env.KBENCH_TEST_PTXAS) {
   result = await call('compile', { task: 'row_sum' });
   const k = result.structuredContent.kernels[0];
   assert.ok(k.registers > 0 && result.structuredContent.ptx_bytes > 0, JSON.stringify(result.structuredContent));
+  assert.equal(k.injected_wgmma_waits, 0, JSON.stringify(k));
   ok(`compile sm_90a: registers, spills ${k.spill_stores}+${k.spill_loads}, shared memory, PTX bytes`);
 }
 await expectError('compile', { task: 'row_sum', target: 'sm_80' }, /argument 'target': expected one of "sm_90a", "host"/, 'for an unknown target');
