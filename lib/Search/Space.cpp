@@ -255,7 +255,13 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   // One per-thread budget per partition tile: at most 64 elements per thread
   // (256 bytes of f32). On sm_90a every row_sum candidate with 128 f32
   // elements per thread spilled in ptxas and none with 64 did, and a spilling
-  // candidate costs 2-5x a good one to reject after ptxas.
+  // candidate costs 2-5x a good one to reject after ptxas. On tensor cores
+  // (mma_impl 1 and up) 128: their operands go through shared memory, and
+  // the tuned wgmma defaults hold 128 f32 accumulators per thread without
+  // spills (matmul_bf16: 128x128 on 4 warps, 217 registers).
+  std::string budget = "64 * 32 * num_warps";
+  if (tensorCoreMmaFits(kernel))
+    budget += " * (1 + min(mma_impl, 1))";
   std::vector<std::string> constraints;
   kernel.walk([&](tile::PartitionOp partition) {
     std::vector<std::string> factors;
@@ -271,8 +277,7 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
     // A tile sized by one param alone stays far below the budget.
     if (factors.size() < 2)
       return;
-    std::string fact =
-        llvm::join(factors, " * ") + " <= 64 * 32 * num_warps";
+    std::string fact = llvm::join(factors, " * ") + " <= " + budget;
     if (!llvm::is_contained(constraints, fact))
       constraints.push_back(fact);
   });
@@ -351,7 +356,10 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
   // Tensor cores for a bf16 or f16 tile.mma: mma.sync or wgmma, each with a
   // cp.async pipeline of 1 to 4 stages where the kernel has a K loop (f32
   // operands of a task that opts into tf32: mma.sync only); the impls'
-  // rules (tile sizes, warps, K tile) refuse what they cannot take.
+  // rules (tile sizes, warps, K tile) refuse what they cannot take. Where
+  // the K loops could copy with TMA, wgmma also comes with TMA copies, and
+  // with a producer warpgroup beside them where the loop's place allows
+  // one (the regions after the cp.async ones, so that their numbers stay).
   if (tensorCoreMmaFits(kernel)) {
     bool pipelined = tensorCoreKLoopFits(kernel);
     if (pipelined)
@@ -368,6 +376,20 @@ std::string Space::defaultSpaceText(ModuleOp kernelModule, std::string &error) {
       if (pipelined)
         os << "      transform.tile.pipeline %k stages %stages : "
               "!transform.any_op\n";
+      os << "      transform.yield\n";
+    }
+    bool tma =
+        pipelined && tensorCoreMmaFits(kernel, "wgmma") && tmaCopiesFit(kernel);
+    for (bool producer : {false, true}) {
+      if (!tma || (producer && !warpSpecializeFits(kernel)))
+        continue;
+      os << "    }, {\n"
+         << "      transform.tile.mma_impl %k wgmma : !transform.any_op\n"
+         << "      transform.tile.pipeline %k stages %stages : "
+            "!transform.any_op\n"
+         << "      transform.tile.operand_copies %k tma : !transform.any_op\n";
+      if (producer)
+        os << "      transform.tile.warp_specialize %k 1 : !transform.any_op\n";
       os << "      transform.yield\n";
     }
     os << "    }\n";

@@ -6,6 +6,7 @@
 
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 
+#include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
@@ -133,6 +134,17 @@ kbench::gpu_lowering::whyNotTmaCopies(scf::ForOp loop, int64_t numWarps,
   return std::nullopt;
 }
 
+bool kbench::gpu_lowering::tmaCopiesFitSomeSizes(scf::ForOp loop) {
+  tile::MmaOp mma = getMmaLoopMma(loop);
+  if (!mma || whyNotTensorCoreTypes(mma, tile::MmaImpl::wgmma) ||
+      !mma.getTransposeB())
+    return false;
+  return llvm::all_of(ValueRange{mma.getA(), mma.getB()}, [](Value operand) {
+    BlockArgument source = getOperandSource(operand);
+    return source && cast<MemRefType>(source.getType()).getRank() == 2;
+  });
+}
+
 TmaOperandBoxes kbench::gpu_lowering::getTmaOperandBoxes(tile::MmaOp mma,
                                                          int64_t numWarps) {
   int64_t m = mma.getA().getType().getDimSize(0);
@@ -224,21 +236,9 @@ static bool isScalarPrologueOp(Operation *op) {
 }
 
 std::optional<std::string>
-kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
+kbench::gpu_lowering::whyNotProducerLoop(tile::KernelOp kernel,
+                                         scf::ForOp loop) {
   std::string name = ("@" + kernel.getSymName()).str();
-  SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
-  int64_t tmaLoops = loops.size();
-  if (tmaLoops == 0)
-    return name + " has no K loop that copies its operands with TMA "
-                  "(transform.tile.operand_copies tma); warp specialization "
-                  "gives those copies a producer warpgroup";
-  if (tmaLoops > 1)
-    return llvm::formatv("{0} has {1} K loops that copy with TMA; the "
-                         "producer warpgroup serves one loop and exits after "
-                         "it",
-                         name, tmaLoops)
-        .str();
-  scf::ForOp loop = loops.front();
   Block &body = kernel.getBody().front();
   if (loop->getBlock() != &body)
     return llvm::formatv("{0}'s TMA K loop sits inside a `{1}`; the producer "
@@ -259,6 +259,27 @@ kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
                  name, op.getName())
           .str();
   }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
+  std::string name = ("@" + kernel.getSymName()).str();
+  SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
+  int64_t tmaLoops = loops.size();
+  if (tmaLoops == 0)
+    return name + " has no K loop that copies its operands with TMA "
+                  "(transform.tile.operand_copies tma); warp specialization "
+                  "gives those copies a producer warpgroup";
+  if (tmaLoops > 1)
+    return llvm::formatv("{0} has {1} K loops that copy with TMA; the "
+                         "producer warpgroup serves one loop and exits after "
+                         "it",
+                         name, tmaLoops)
+        .str();
+  if (std::optional<std::string> why =
+          whyNotProducerLoop(kernel, loops.front()))
+    return why;
   int64_t numWarps = tile::getKernelConfig(kernel).numWarps;
   int64_t maxWarps = kSm90aLimits.maxThreadsPerBlock / 32;
   if (numWarps + tile::kProducerWarps > maxWarps)

@@ -78,6 +78,13 @@ std::optional<std::string> whyNotTmaPipeline(mlir::scf::ForOp loop,
 std::optional<std::string> whyNotTmaCopies(mlir::scf::ForOp loop,
                                            int64_t numWarps, int64_t stages);
 
+/// Whether some tile sizes, warps and pipeline depth would let the K loop
+/// `loop` copy its operands with TMA: the rules of whyNotTmaCopies that do
+/// not depend on them (a K loop whose tile.mma has wgmma's types, B as NxK
+/// and rank-2 operands, each a partition of a kernel argument). What the
+/// search asks before it offers operand_copies tma.
+bool tmaCopiesFitSomeSizes(mlir::scf::ForOp loop);
+
 /// One tensor map a kernel takes, over kernel argument `argIndex` (a rank-2
 /// memref of `elementType`) with box `box` (outermost axis first) and the
 /// 128-byte swizzle. With `stagedRowsWarps` = W > 0 the map is over the 5-D
@@ -153,6 +160,11 @@ mlir::scf::ForOp getWarpSpecializedLoop(tile::KernelOp kernel);
 /// layouts), and room for 4 more warps in a CTA. The text names the op and
 /// the fix.
 std::optional<std::string> whyNotWarpSpecialized(tile::KernelOp kernel);
+
+/// The rules of whyNotWarpSpecialized about where the K loop `loop` of
+/// `kernel` sits: at the top level, only scalar code before it.
+std::optional<std::string> whyNotProducerLoop(tile::KernelOp kernel,
+                                              mlir::scf::ForOp loop);
 
 /// Per-thread register limits of a warp-specialized kernel of `numWarps`
 /// consumer warps: the kernel's (`.maxnreg`, so that the CTA fits its share

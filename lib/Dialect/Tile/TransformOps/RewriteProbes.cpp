@@ -12,6 +12,7 @@
 
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "MaskBoundaryTiles.h"
 #include "SinglePass.h"
@@ -86,4 +87,32 @@ bool kbench::tensorCoreKLoopFits(Operation *kernel) {
                  .has_value();
   });
   return fits;
+}
+
+/// The K loops of the tile.kernel `kernel` (getMmaLoopMma's loop shape).
+static SmallVector<scf::ForOp> getKLoops(tile::KernelOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    if (gpu_lowering::getMmaLoopMma(loop))
+      loops.push_back(loop);
+  });
+  return loops;
+}
+
+bool kbench::tmaCopiesFit(Operation *kernelOp) {
+  auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
+  if (!kernel)
+    return false;
+  SmallVector<scf::ForOp> loops = getKLoops(kernel);
+  return !loops.empty() &&
+         llvm::all_of(loops, gpu_lowering::tmaCopiesFitSomeSizes);
+}
+
+bool kbench::warpSpecializeFits(Operation *kernelOp) {
+  if (!tmaCopiesFit(kernelOp))
+    return false;
+  auto kernel = cast<tile::KernelOp>(kernelOp);
+  SmallVector<scf::ForOp> loops = getKLoops(kernel);
+  return loops.size() == 1 &&
+         !gpu_lowering::whyNotProducerLoop(kernel, loops.front());
 }

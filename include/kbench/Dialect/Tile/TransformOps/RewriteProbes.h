@@ -55,6 +55,17 @@ bool tensorCoreMmaFits(mlir::Operation *kernel,
 /// can pipeline once its tile.mma is on tensor cores.
 bool tensorCoreKLoopFits(mlir::Operation *kernel);
 
+/// Whether `transform.tile.operand_copies tma` on the tile.kernel `kernel`
+/// (all its K loops) fits some tile sizes once its tile.mma is on wgmma:
+/// it has K loops, and each passes the size-independent TMA rules
+/// (gpu_lowering::tmaCopiesFitSomeSizes).
+bool tmaCopiesFit(mlir::Operation *kernel);
+
+/// Whether `transform.tile.warp_specialize` could follow those TMA copies:
+/// tmaCopiesFit with exactly one K loop, at the top level of the kernel
+/// and only scalar code before it (gpu_lowering::whyNotProducerLoop).
+bool warpSpecializeFits(mlir::Operation *kernel);
+
 } // namespace kbench
 
 #endif // KBENCH_DIALECT_TILE_TRANSFORMOPS_REWRITEPROBES_H
