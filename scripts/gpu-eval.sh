@@ -21,8 +21,9 @@
 # and writes OUT_DIR/summary.json, OUT_DIR/summary.md and
 # OUT_DIR/results-fragment.json (scripts/results.py merge adds it to
 # docs/results.json). Exit status: 0 when every bundle passed, 1 when one
-# failed, 2 when the build or a run could not be judged. A torch.compile
-# package that could not be built does not fail the run: the reports say
+# failed, 2 when the build or a run could not be judged, 3 when every bundle
+# evaluated passed but KBENCH_STOP_AFTER left some for a resumed run. A
+# torch.compile package that could not be built does not fail the run: the reports say
 # "missing" for its shapes. About 5 minutes for the current tasks with a cold
 # package cache (docs/runner.md, "Baselines").
 #
@@ -36,6 +37,13 @@
 # torch.compile), KBENCH_CHECKS_ONLY=0 (no run 2: a suite run that needs
 # only the full protocol), KBENCH_RESULTS_TITLE (the run's title in
 # docs/results.json).
+#
+# A run cut short keeps what it finished: KBENCH_STOP_AFTER=S starts no
+# bundle once S seconds have passed since the script started (exit 3: not
+# every bundle was evaluated), and KBENCH_RESUME=1 continues in the same
+# OUT_DIR, skipping the bundles that finished there (their wall.json is
+# written last) and reusing its calibration, so one suite can be evaluated
+# over several sessions and still be one run in docs/results.json.
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +69,8 @@ build=${BUILD_DIR:-$root/build-gpu}
 aoti_cache=${KBENCH_AOTI_CACHE:-$root/build-aoti}
 start=$(date +%s)
 log="$out/gpu-eval.log"
-: >"$log"
+resume=${KBENCH_RESUME:-0}
+[ "$resume" = 1 ] || : >"$log"
 say() { echo "gpu-eval: $*" | tee -a "$log"; }
 
 # --- build ------------------------------------------------------------------
@@ -118,6 +127,9 @@ fi
 # --- calibrate --------------------------------------------------------------
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu \
   --format=csv >>"$log" 2>&1 || true
+if [ "$resume" = 1 ] && [ -f "$out/calibration.json" ] && [ -f "$out/machine.json" ]; then
+  say "resuming in $out: its calibration and machine record stay"
+else
 python3 - "$out/machine.json" "$torch_version" "${KBENCH_L2_FLUSH:-read}" "$*" <<'EOF'
 import datetime, json, subprocess, sys
 path, torch_version, flush, args = sys.argv[1:]
@@ -132,13 +144,22 @@ json.dump({"gpu": gpu, "driver": driver, "torch": torch_version, "l2_flush": flu
            "command": "scripts/gpu-eval.sh " + args}, open(path, "w"), indent=2)
 EOF
 "$run" --calibrate -o "$out" | tee -a "$log" || { say "calibration failed"; exit 2; }
+fi
 
 # --- evaluate ---------------------------------------------------------------
 status=0
+incomplete=0
 for manifest in "$bundles"/*/manifest.json; do
   [ -f "$manifest" ] || { say "no bundle folders (*/manifest.json) under $bundles"; exit 2; }
   dir=$(dirname "$manifest")
   name=$(basename "$dir")
+  if [ "$resume" = 1 ] && [ -f "$out/$name/wall.json" ]; then
+    say "$name: evaluated before (resume)"; continue
+  fi
+  if [ -n "${KBENCH_STOP_AFTER:-}" ] && [ $(( $(date +%s) - start )) -ge "$KBENCH_STOP_AFTER" ]; then
+    say "stopping before $name: KBENCH_STOP_AFTER=$KBENCH_STOP_AFTER s have passed; run again with KBENCH_RESUME=1 to go on"
+    incomplete=1; break
+  fi
   task=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["task"])' "$manifest" 2>>"$log")
   if [ -z "$task" ] || [ ! -f "$root/tasks/$task/task.json" ]; then
     say "$name: manifest.json names no task of tasks/ ('$task')"; status=2; continue
@@ -247,5 +268,6 @@ EOF
 python3 "$root/scripts/results.py" fragment "$out" --id "$(date -u +%F)-gpu-eval" \
   ${KBENCH_RESULTS_TITLE:+--title "$KBENCH_RESULTS_TITLE"} 2>&1 | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || say "no results fragment (see above)"
+if [ "$incomplete" = 1 ] && [ "$status" -eq 0 ]; then status=3; fi
 say "done in $(( $(date +%s) - start )) s; reports in $out (exit $status); add the run to the docs with: scripts/results.py merge $out/results-fragment.json"
 exit "$status"
