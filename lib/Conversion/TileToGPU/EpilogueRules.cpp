@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace kbench;
@@ -138,4 +139,71 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
   llvm::sort(epilogue.chain,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return epilogue;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA stores
+//===----------------------------------------------------------------------===//
+
+BlockArgument kbench::gpu_lowering::getTmaStoreTarget(tile::StoreOp store) {
+  auto partition = store.getView().getDefiningOp<tile::PartitionOp>();
+  if (!partition)
+    return {};
+  auto arg = dyn_cast<BlockArgument>(partition.getSource());
+  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()))
+    return {};
+  return arg;
+}
+
+SmallVector<int64_t> kbench::gpu_lowering::getTmaStoreBox(tile::StoreOp store) {
+  auto view = cast<tile::PartitionType>(store.getView().getType());
+  int64_t bytes = view.getElementType().getIntOrFloatBitWidth() / 8;
+  return {view.getShape()[0], kTmaStoreBoxRowBytes / bytes};
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotTmaStore(tile::StoreOp store) {
+  if (std::optional<std::string> why = whyNotTmaStoreTile(store))
+    return why;
+  if (!getTmaStoreTarget(store))
+    return std::string(
+        "tile.tma_store writes through a tensor map of a kernel argument, "
+        "and this tile.store's view is not a tile.partition of one");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+kbench::gpu_lowering::whyNotTmaStoreTile(tile::StoreOp store) {
+  if (!store->hasAttr(kStagedEpilogueAttrName))
+    return std::string(
+        "tile.tma_store writes the output of a staged epilogue from shared "
+        "memory, and this tile.store is not staged; apply "
+        "transform.tile.stage_epilogue 1 first");
+  auto view = cast<tile::PartitionType>(store.getView().getType());
+  if (view.getRank() != 2)
+    return llvm::formatv("tile.tma_store writes rank-2 tiles through rank-2 "
+                         "tensor maps, and this tile.store's view has rank "
+                         "{0}",
+                         view.getRank())
+        .str();
+  Type element = view.getElementType();
+  if (!element.isF32() && !element.isBF16() && !element.isF16())
+    return llvm::formatv("tile.tma_store writes f32, bf16 or f16 tiles, and "
+                         "this one is {0}",
+                         element)
+        .str();
+  SmallVector<int64_t> box = getTmaStoreBox(store);
+  int64_t rows = view.getShape()[0], cols = view.getShape()[1];
+  if (rows > 256)
+    return llvm::formatv("tile.tma_store writes boxes of at most 256 rows, "
+                         "and the stored tile has {0}; lower the tile's rows",
+                         rows)
+        .str();
+  if (cols % box[1] != 0)
+    return llvm::formatv("tile.tma_store writes boxes of {0} bytes of a row "
+                         "({1} columns of {2}), and the stored tile has {3} "
+                         "columns; make them a multiple of {1}",
+                         kTmaStoreBoxRowBytes, box[1], element, cols)
+        .str();
+  return std::nullopt;
 }

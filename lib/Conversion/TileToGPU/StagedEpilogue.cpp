@@ -20,6 +20,18 @@
 //           and the 16-byte fast path as for any store)
 //   after:  barrier when the store is in a loop (the buffer is reused).
 //
+// A store marked tile.tma_store (transform.tile.tma_store) writes each run
+// into a second buffer instead, the phase's columns as consecutive boxes of
+// [BM rows, 128 bytes] (unpadded: a warp's 16-byte runs of one row cover
+// whole 128-byte lines), and after the loop every thread fences its writes
+// for the async proxy, a barrier, and thread 0 stores the boxes with
+// cp.async.bulk.tensor through the output's tensor map (TMA clips them at
+// the tensor's edges), commits them and waits until they are read, before
+// the next phase (after its barrier) writes the buffer again. Where the
+// output's rows or base are not 16-byte aligned, which the tensor map
+// cannot describe, the runs go to global memory as above (a branch on a
+// value uniform across the CTA).
+//
 // The code of the chain is emitted once per phase instead of once per
 // accumulator, and a warp's stores cover whole 128-byte lines. The phase
 // width BNp is the widest power-of-two split of BN whose buffer fits in the
@@ -39,12 +51,19 @@
 #include "kbench/Support/KernelConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
+
+/// Alignment of a TMA store's shared buffer (and of the accumulator buffer
+/// before it).
+static constexpr int64_t kTmaStoreBufferAlign = 128;
 
 namespace {
 /// A tile of the stored shape the chain loads (a residual), read a run at a
@@ -54,6 +73,13 @@ struct LoadedLeaf {
   tile::LoadOp load;
   View view;
   Value firstBlockRow, firstPhase;
+};
+
+/// Where a tile.tma_store writes: its buffer of BM x BNp output elements in
+/// boxes, the tensor map, and whether the map holds at run time.
+struct TmaStoreTarget {
+  Value buffer, map, useTma;
+  int64_t boxCols = 0;
 };
 
 /// Emits one staged epilogue (the steps of the file comment), for a plan
@@ -81,7 +107,12 @@ public:
   /// chain on one run and storing it into sub-tiles of `view` from tile
   /// (`row`, `col`); fails when a loaded leaf cannot be loaded.
   LogicalResult emitPhaseLoop(int64_t phase, const View &view, Value row,
-                              Value col);
+                              Value col, const TmaStoreTarget *tma);
+  /// After the phase loop of a tile.tma_store: fence, barrier, and thread
+  /// 0 stores the phase's boxes of tile (`row`, `col`) and waits until
+  /// they are read.
+  void emitTmaStorePhase(int64_t phase, Value row, Value col,
+                         const TmaStoreTarget &tma);
 
 private:
   Value c(int64_t v) { return ctx.constIndex(b, v); }
@@ -242,7 +273,8 @@ LogicalResult StagedEpilogueEmitter::mapRun(int64_t phase, Value it,
 
 LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
                                                    const View &view, Value row,
-                                                   Value col) {
+                                                   Value col,
+                                                   const TmaStoreTarget *tma) {
   View blockView = view;
   blockView.tileShape = blockShape;
   auto [firstBlockRow, firstPhase] = firstSubTile(row, col);
@@ -254,10 +286,85 @@ LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
   if (failed(mapRun(phase, it, values)))
     return failure();
   Value stored = values.lookup(epilogue.stored);
-  emitStore(ctx, b, loc, blockView, {stored, plan.block},
-            ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
-                       arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+  auto storeToGlobal = [&]() {
+    emitStore(ctx, b, loc, blockView, {stored, plan.block},
+              ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
+                         arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+  };
+  if (!tma) {
+    storeToGlobal();
+    return success();
+  }
+  auto ifTma = scf::IfOp::create(b, loc, TypeRange{}, tma->useTma,
+                                 /*withElseRegion=*/true);
+  b.setInsertionPoint(ifTma.elseBlock()->getTerminator());
+  storeToGlobal();
+  // Element (r, c) of the phase lies in box c / B, at row r of its B
+  // columns.
+  b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
+  Value blockRow0 = arith::MulIOp::create(b, loc, it, c(plan.blockRows));
+  storeToShared(
+      ctx, b, {stored, plan.block}, tma->buffer,
+      [&](ValueRange coords) -> Value {
+        Value r = arith::AddIOp::create(b, loc, blockRow0, coords[0]);
+        Value box = arith::DivUIOp::create(b, loc, coords[1], c(tma->boxCols));
+        Value inBox =
+            arith::RemUIOp::create(b, loc, coords[1], c(tma->boxCols));
+        return arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, box, c(plan.rows * tma->boxCols)),
+            arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, r, c(tma->boxCols)),
+                inBox));
+      },
+      /*innerContiguous=*/true);
   return success();
+}
+
+void StagedEpilogueEmitter::emitTmaStorePhase(int64_t phase, Value row,
+                                              Value col,
+                                              const TmaStoreTarget &tma) {
+  OpBuilder::InsertionGuard guard(b);
+  auto ifTma = scf::IfOp::create(b, loc, TypeRange{}, tma.useTma,
+                                 /*withElseRegion=*/false);
+  b.setInsertionPoint(ifTma.thenBlock()->getTerminator());
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  ctx.barrier(b);
+  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          ctx.threadId, c(0));
+  auto ifThread0 = scf::IfOp::create(b, loc, TypeRange{}, isThread0,
+                                     /*withElseRegion=*/false);
+  b.setInsertionPoint(ifThread0.thenBlock()->getTerminator());
+  auto i32 = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  };
+  Type outElement = getElementTypeOrSelf(epilogue.stored.getType());
+  int64_t outBytes = outElement.getIntOrFloatBitWidth() / 8;
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tma.buffer);
+  Value row0 = arith::MulIOp::create(b, loc, row, c(plan.rows));
+  Value col0 = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, col, c(plan.cols)),
+      c(phase * plan.phaseCols));
+  for (int64_t box = 0, boxes = plan.phaseCols / tma.boxCols; box < boxes;
+       ++box) {
+    Value address = arith::AddIOp::create(
+        b, loc, base, c(box * plan.rows * tma.boxCols * outBytes));
+    Value pointer = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+        Value(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address)));
+    // Coordinates innermost first: the column, then the row.
+    Value boxCol = arith::AddIOp::create(b, loc, col0, c(box * tma.boxCols));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc, tma.map, pointer, ValueRange{i32(boxCol), i32(row0)},
+        /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
+        /*predicate=*/Value());
+  }
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
 }
 
 namespace {
@@ -279,6 +386,10 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   std::optional<StagedEpilogue> epilogue = getStagedEpilogue(op, why);
   if (!epilogue)
     return op.emitOpError("tile.staged_epilogue: ") << why;
+  bool tmaStore = op->hasAttr(kTmaStoreAttrName);
+  if (tmaStore)
+    if (std::optional<std::string> whyNot = whyNotTmaStoreTile(op))
+      return op.emitOpError(*whyNot);
   FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
   if (failed(view))
     return failure();
@@ -289,10 +400,31 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   for (tile::BroadcastOp broadcast : epilogue->broadcasts)
     freeBytes -= 16 + broadcast.getInput().getType().getNumElements() *
                           elementBytes(broadcast.getType().getElementType());
-  auto planFor = [&](int64_t bytes, std::string &reason) {
-    return planEpilogue(view->tileShape[0], view->tileShape[1],
-                        view->elementType, sourceElement, sourceLayout,
-                        ctx.numWarps, bytes, reason);
+  // A TMA store's buffer of BM x BNp output elements, 128-byte aligned,
+  // comes after the accumulator's in the same bytes.
+  int64_t outBytes = elementBytes(view->elementType);
+  auto accumulatorBytes = [&](const EpiloguePlan &plan) {
+    return llvm::alignTo(plan.rows * plan.rowStride *
+                             elementBytes(sourceElement),
+                         kTmaStoreBufferAlign);
+  };
+  auto totalBytes = [&](const EpiloguePlan &plan) {
+    return accumulatorBytes(plan) +
+           (tmaStore ? plan.rows * plan.phaseCols * outBytes : 0);
+  };
+  // The widest phase whose buffers fit `bytes`: planEpilogue sizes the
+  // accumulator's alone, so with a TMA store its budget halves until both
+  // fit.
+  auto planFor = [&](int64_t bytes,
+                     std::string &reason) -> FailureOr<EpiloguePlan> {
+    for (int64_t budget = bytes; budget > 0; budget /= 2) {
+      FailureOr<EpiloguePlan> plan = planEpilogue(
+          view->tileShape[0], view->tileShape[1], view->elementType,
+          sourceElement, sourceLayout, ctx.numWarps, budget, reason);
+      if (failed(plan) || totalBytes(*plan) <= bytes)
+        return plan;
+    }
+    return failure();
   };
   FailureOr<EpiloguePlan> planned = planFor(freeBytes, why);
   // The K loop's stage buffers, free once every thread is past it, hold the
@@ -313,12 +445,45 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   if (failed(planned))
     return op.emitOpError("tile.staged_epilogue: ") << why;
   const EpiloguePlan &plan = *planned;
+  TmaStoreTarget tma;
+  if (tmaStore) {
+    SmallVector<int64_t> box = getTmaStoreBox(op);
+    tma.boxCols = box[1];
+    if (plan.phaseCols % tma.boxCols != 0)
+      return op.emitOpError("tile.tma_store: the staged epilogue writes ")
+             << plan.phaseCols << " columns per phase, fewer than one box of "
+             << tma.boxCols << " (the shared memory left holds no wider "
+             << "phase); lower the tile's rows or the pipeline stages";
+    tma.map = ctx.lookupTmaDescriptor(view->memref, box);
+    if (!tma.map)
+      return op.emitOpError("tile.tma_store: the kernel has no tensor map of "
+                            "the stored argument (the ABI did not ask for it)");
+  }
 
   // The buffer's view is hoisted; the vectors go first, then (reused stage
   // buffers) a barrier ends every warp's last reads of them.
   int64_t count = plan.rows * plan.rowStride;
   Value buffer = reuse ? ctx.viewShared(b, sourceElement, count, reuse->offset)
-                       : ctx.allocShared(b, sourceElement, count, 16);
+                       : ctx.allocShared(b, sourceElement, count,
+                                         tmaStore ? kTmaStoreBufferAlign : 16);
+  if (tmaStore) {
+    int64_t outCount = plan.rows * plan.phaseCols;
+    tma.buffer = reuse ? ctx.viewShared(b, view->elementType, outCount,
+                                        reuse->offset + accumulatorBytes(plan))
+                       : ctx.allocShared(b, view->elementType, outCount,
+                                         kTmaStoreBufferAlign);
+    // The tensor map describes rows whose stride and base are multiples of
+    // 16 bytes; the runner encodes none otherwise.
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, ctx.loc,
+                                                                view->memref);
+    Value zero = ctx.constIndex(b, 0);
+    tma.useTma = arith::AndIOp::create(
+        b, ctx.loc, ctx.divisibleBy(b, view->dims[1], 16 / outBytes),
+        arith::CmpIOp::create(
+            b, ctx.loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, ctx.loc, base, ctx.constIndex(b, 16)),
+            zero));
+  }
   StagedEpilogueEmitter emitter(ctx, rewriter, *epilogue, plan, buffer);
   emitter.stageVectors();
   if (reuse)
@@ -332,8 +497,12 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
     emitter.storeAccumulatorPhase(phase);
     ctx.barrier(b);
     if (failed(emitter.emitPhaseLoop(phase, *view, adaptor.getIndices()[0],
-                                     adaptor.getIndices()[1])))
+                                     adaptor.getIndices()[1],
+                                     tmaStore ? &tma : nullptr)))
       return failure();
+    if (tmaStore)
+      emitter.emitTmaStorePhase(phase, adaptor.getIndices()[0],
+                                adaptor.getIndices()[1], tma);
   }
   if (inLoop(op))
     ctx.barrier(b);

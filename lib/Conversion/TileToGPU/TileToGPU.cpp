@@ -11,6 +11,7 @@
 
 #include "AssignLayouts.h"
 #include "Patterns.h"
+#include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
@@ -250,6 +251,19 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   if (context.warpSpecialized)
     if (std::optional<std::string> why = whyNotWarpSpecialized(kernel))
       return kernel.emitOpError("tile.warp_specialized: ") << *why;
+  // Checked while the stored memrefs are still kernel arguments: a store
+  // the rules refuse gets no tensor map.
+  WalkResult tmaStores = kernel.walk([](tile::StoreOp store) {
+    if (!store->hasAttr(kTmaStoreAttrName))
+      return WalkResult::advance();
+    std::optional<std::string> why = whyNotTmaStore(store);
+    if (!why)
+      return WalkResult::advance();
+    store.emitOpError(*why);
+    return WalkResult::interrupt();
+  });
+  if (tmaStores.wasInterrupted())
+    return failure();
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);

@@ -6,6 +6,7 @@
 
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 
+#include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/WgmmaRules.h"
@@ -197,6 +198,18 @@ kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
          {operands.aRows, operands.aStaged, operands.b})
       if (!llvm::is_contained(requests, request))
         requests.push_back(request);
+  });
+  // Staged epilogues written with TMA: one unswizzled map per output.
+  kernel.walk([&](tile::StoreOp store) {
+    if (!store->hasAttr(kTmaStoreAttrName) || whyNotTmaStore(store))
+      return;
+    TmaDescriptorRequest request{
+        getTmaStoreTarget(store).getArgNumber(),
+        cast<tile::PartitionType>(store.getView().getType()).getElementType(),
+        getTmaStoreBox(store)};
+    request.swizzleBytes = 0;
+    if (!llvm::is_contained(requests, request))
+      requests.push_back(request);
   });
   return requests;
 }

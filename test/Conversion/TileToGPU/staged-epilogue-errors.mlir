@@ -5,6 +5,9 @@
 // refused with the rule's reason (EpilogueRules.h;
 // transform.tile.stage_epilogue refuses it first). When no phase fits the
 // shared memory, the plan's reason (StagedEpilogueTest.cpp checks its text).
+// A store marked tile.tma_store by hand that the TMA store rules refuse
+// (EpilogueRules.h; transform.tile.tma_store refuses it first) gets their
+// reason before anything is lowered.
 tile.kernel @not_a_matmul(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
                           %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
     params {num_warps = 4} {
@@ -18,3 +21,16 @@ tile.kernel @not_a_matmul(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   tile.return
 }
 
+// -----
+
+tile.kernel @tma_store_not_staged(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                                  %Y: memref<?x?xf32> {tile.dims = ["M", "N"]})
+    params {num_warps = 4} {
+  %Xv = tile.partition %X tile [64, 64] pad(zero) : memref<?x?xf32> -> !tile.part<64x64xf32, pad = zero>
+  %Yv = tile.partition %Y tile [64, 64] : memref<?x?xf32> -> !tile.part<64x64xf32>
+  %m, %n = tile.grid %Yv : !tile.part<64x64xf32>
+  %x = tile.load %Xv[%m, %n] : !tile.part<64x64xf32, pad = zero> -> tensor<64x64xf32>
+  // expected-error @below {{'tile.store' op tile.tma_store writes the output of a staged epilogue from shared memory, and this tile.store is not staged; apply transform.tile.stage_epilogue 1 first}}
+  tile.store %x, %Yv[%m, %n] {tile.tma_store} : tensor<64x64xf32>, !tile.part<64x64xf32>
+  tile.return
+}

@@ -61,6 +61,36 @@ struct StagedEpilogue {
 std::optional<StagedEpilogue> getStagedEpilogue(tile::StoreOp store,
                                                 std::string &why);
 
+/// Unit attribute on a staged tile.store (set by transform.tile.tma_store):
+/// one thread writes each phase of the evaluated tile from shared memory to
+/// global memory with cp.async.bulk.tensor, through a tensor map of the
+/// stored kernel argument, instead of every thread storing its runs.
+inline constexpr const char *kTmaStoreAttrName = "tile.tma_store";
+
+/// Bytes of a row one TMA store box covers: the box is [tile rows, 128 /
+/// element bytes], unswizzled, and a phase of the staged epilogue is
+/// written as consecutive boxes.
+inline constexpr int64_t kTmaStoreBoxRowBytes = 128;
+
+/// Why `store` cannot be written with TMA, or nullopt: it must be a staged
+/// epilogue (tile.staged_epilogue), its view a tile.partition of a rank-2
+/// kernel argument of f32, bf16 or f16, its tile at most 256 rows and a
+/// whole number of boxes wide. The text names the value and the fix.
+std::optional<std::string> whyNotTmaStore(tile::StoreOp store);
+
+/// The rules of whyNotTmaStore that still hold once tile-to-gpu has moved
+/// the kernel body into its gpu.func (all but the stored argument, whose
+/// tensor map the lowering looks up).
+std::optional<std::string> whyNotTmaStoreTile(tile::StoreOp store);
+
+/// The box of the tensor map a tile.tma_store writes through: [tile rows,
+/// kTmaStoreBoxRowBytes / element bytes], outermost first.
+llvm::SmallVector<int64_t> getTmaStoreBox(tile::StoreOp store);
+
+/// The kernel argument `store` writes a partition of (whyNotTmaStore's
+/// rule), or null.
+mlir::BlockArgument getTmaStoreTarget(tile::StoreOp store);
+
 } // namespace kbench::gpu_lowering
 
 #endif // KBENCH_CONVERSION_TILETOGPU_EPILOGUERULES_H

@@ -117,9 +117,10 @@ struct StagedRowsView {
 StagedRowsView getStagedRowsView(llvm::StringRef rows, llvm::StringRef cols,
                                  int64_t numWarps);
 
-/// The tensor maps the TMA K loops of `kernel` read, without duplicates, in
-/// the order of first use. A loop the rules refuse contributes none (the
-/// lowering reports it).
+/// The tensor maps the TMA K loops of `kernel` read and its TMA stores
+/// (EpilogueRules.h) write, without duplicates, in the order of first use. A
+/// loop or store the rules refuse contributes none (the lowering reports
+/// it).
 llvm::SmallVector<TmaDescriptorRequest>
 collectTmaDescriptors(tile::KernelOp kernel, int64_t numWarps);
 

@@ -12,6 +12,7 @@
 #include "RowsPerCta.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
+#include "TmaStore.h"
 #include "WarpSpecialize.h"
 
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
@@ -502,6 +503,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkOperandCopies(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkWarpSpecialization(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkTmaStores(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

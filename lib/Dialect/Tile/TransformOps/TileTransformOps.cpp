@@ -21,6 +21,7 @@
 #include "SplitReduction.h"
 #include "StageEpilogue.h"
 #include "StageTransposes.h"
+#include "TmaStore.h"
 #include "WarpSpecialize.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
@@ -703,7 +704,7 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SplitReductionOp, StageTransposesOp, StageEpilogueOp, MaskBoundaryTilesOp,
-// RowsPerCtaOp
+// RowsPerCtaOp, WarpSpecializeOp, TmaStoreOp
 //===----------------------------------------------------------------------===//
 
 /// apply() of the structural rewrites that plan every kernel before editing
@@ -788,6 +789,8 @@ KBENCH_PLANNED_REWRITE_OP(RowsPerCtaOp, RowsPerCtaPlan, "rows", planRowsPerCta,
 KBENCH_PLANNED_REWRITE_OP(WarpSpecializeOp, WarpSpecializePlan,
                           "warp_specialize", planWarpSpecialize,
                           applyWarpSpecialize)
+KBENCH_PLANNED_REWRITE_OP(TmaStoreOp, TmaStorePlan, "tma_store", planTmaStore,
+                          applyTmaStore)
 
 #undef KBENCH_PLANNED_REWRITE_OP
 

@@ -544,6 +544,42 @@ def WarpSpecializeOp : Tile_TransformOp<"warp_specialize"> {
   let hasVerifier = 1;
 }
 
+def TmaStoreOp : Tile_TransformOp<"tma_store"> {
+  let summary = "Write a staged epilogue's output tiles with TMA";
+  let description = [{
+    ```mlir
+    transform.tile.stage_epilogue %k 1 : !transform.any_op
+    transform.tile.tma_store %k 1 : !transform.any_op
+    ```
+    Marks each staged epilogue store (`tile.staged_epilogue`) of the target
+    kernels with the unit attribute `tile.tma_store`: tile-to-gpu then
+    writes each evaluated phase of the output tile to shared memory, and
+    one thread stores it to global memory with cp.async.bulk.tensor through
+    a tensor map of the stored argument (boxes of [tile rows, 128 bytes],
+    clipped at the tensor's edges), instead of every thread storing its
+    16-byte runs (docs/gpu-lowering.md, "TMA stores"). Where the output's
+    rows are not 16-byte aligned at run time, the threads store as before.
+    The tile IR is otherwise unchanged, so tile-verify and the host target
+    see the same kernel. The value is 1 (mark) or 0 (remove the marks), an
+    integer or a `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is
+    not 0 or 1, or a kernel (for 1) has no staged epilogue store, or one
+    that is not a tile.partition of a rank-2 f32, bf16 or f16 kernel
+    argument, has more than 256 rows or is not a whole number of 128-byte
+    boxes wide. Later ops recheck the rules.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def OperandCopiesOp : Tile_TransformOp<"operand_copies"> {
   let summary = "Pick how a pipelined wgmma K loop copies its operands";
   let description = [{
