@@ -156,6 +156,30 @@ LogicalResult gpuBackendStage(ModuleOp module, StringRef bundleDir,
     kernel->dynamicSharedMemory = info.dynamicSharedMemory;
     if (failed(appendTensorMapParams(module, manifest, *kernel, info)))
       return failure();
+    if (info.persistent) {
+      // At most the CTAs all SMs hold at once: each walks several tiles.
+      const PtxasKernelReport *resources = nullptr;
+      for (const PtxasKernelReport &report : ptxas->kernels)
+        if (report.symbol == info.symbol)
+          resources = &report;
+      int64_t threads = info.block[0] * info.block[1] * info.block[2];
+      int64_t ctas =
+          kSm90aLimits.multiprocessors *
+          residentCtasPerSm(kSm90aLimits, threads,
+                            resources ? resources->registers : 255,
+                            info.dynamicSharedMemory +
+                                (resources ? resources->sharedMemory : 0));
+      ShapeExpr tiles = kernel->grid[0];
+      for (int axis = 1; axis < 3; ++axis) {
+        const ShapeExpr &extent = kernel->grid[axis];
+        if (extent.getKind() != ShapeExpr::Kind::Constant ||
+            extent.getConstant() != 1)
+          tiles = ShapeExpr::binary(ShapeExpr::Kind::Mul, tiles, extent);
+      }
+      kernel->grid = {ShapeExpr::binary(ShapeExpr::Kind::Min, tiles,
+                                        ShapeExpr::constant(ctas)),
+                      ShapeExpr::constant(1), ShapeExpr::constant(1)};
+    }
     for (const PtxasKernelReport &resources : ptxas->kernels)
       if (resources.symbol == info.symbol)
         kernel->resources = bundle::ResourceUsage{

@@ -7,6 +7,7 @@
 
 #include "kbench/Support/KernelConfig.h"
 
+#include <algorithm>
 #include <sstream>
 #include <tuple>
 
@@ -99,6 +100,25 @@ std::optional<std::string> checkKnobValue(Knob knob, int64_t value,
     return std::nullopt;
   return prefix + " is outside " + std::to_string(spec.min) + ".." +
          std::to_string(spec.max) + "; " + spec.why;
+}
+
+int64_t residentCtasPerSm(const TargetLimits &limits, int64_t threads,
+                          int64_t registers, int64_t sharedBytes) {
+  auto roundUp = [](int64_t v, int64_t unit) {
+    return (v + unit - 1) / unit * unit;
+  };
+  threads = std::max<int64_t>(threads, 1);
+  int64_t warps = (threads + limits.warpSize - 1) / limits.warpSize;
+  int64_t ctas = std::min(limits.maxBlocksPerSm,
+                          limits.maxThreadsPerSm / (warps * limits.warpSize));
+  int64_t warpRegisters =
+      roundUp(std::max<int64_t>(registers, 1) * limits.warpSize,
+              limits.registerAllocationUnit);
+  ctas = std::min(ctas, limits.registersPerSm / (warps * warpRegisters));
+  ctas =
+      std::min(ctas, limits.sharedMemoryPerSm /
+                         (sharedBytes + limits.sharedMemoryReservedPerBlock));
+  return std::max<int64_t>(ctas, 1);
 }
 
 int64_t maxVectorWidth(int64_t elementBytes) {

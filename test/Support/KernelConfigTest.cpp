@@ -105,3 +105,22 @@ TEST(KnobTable, MarkdownHasMarkersAndEveryKnob) {
 }
 
 } // namespace
+
+TEST(ResidentCtas, TheScarcestResourceOfAnSmDecides) {
+  // matmul_bf16's cp.async default: 128 threads, 217 registers (7168 per
+  // warp once rounded to 256), 97 KB of shared memory: registers allow 2,
+  // shared memory 2.
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 128, 217, 99312), 2);
+  // Its TMA kernel with a producer warpgroup: 256 threads at 128 registers:
+  // 2 by registers, 2 by shared memory.
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 256, 128, 99312), 2);
+  // A small memory-bound kernel: 128 threads, 32 registers, no shared
+  // memory: 16 by threads (2048 / 128).
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 128, 32, 0), 16);
+  // 32-thread CTAs are capped by the 32 block slots.
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 32, 16, 0), 32);
+  // One CTA that needs more than half the SM's shared memory.
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 256, 168, 198704), 1);
+  // Never below one, even for a launch the SM could not hold.
+  EXPECT_EQ(residentCtasPerSm(kSm90aLimits, 1024, 255, 232448), 1);
+}

@@ -60,6 +60,19 @@ struct TargetLimits {
   int64_t maxTensorMapRank;
   int64_t maxTensorMapBoxExtent;
   int64_t tensorMapUnitBytes;
+  /// What one SM holds at once (residentCtasPerSm), and the SMs of the
+  /// GPU a persistent kernel sizes its launch for (the H100 SXM and the
+  /// H200 both have 132; a GPU with fewer runs the same launch in a few
+  /// more rounds). Registers are allocated per warp in units of
+  /// registerAllocationUnit; each CTA's shared memory carries
+  /// sharedMemoryReservedPerBlock bytes of the system's.
+  int64_t multiprocessors;
+  int64_t registersPerSm;
+  int64_t registerAllocationUnit;
+  int64_t sharedMemoryPerSm;
+  int64_t sharedMemoryReservedPerBlock;
+  int64_t maxThreadsPerSm;
+  int64_t maxBlocksPerSm;
 };
 
 /// The H200's target, the only one the GPU lowering emits.
@@ -80,7 +93,21 @@ inline constexpr TargetLimits kSm90aLimits = {
     /*maxTensorMapRank=*/5,
     /*maxTensorMapBoxExtent=*/256,
     /*tensorMapUnitBytes=*/16,
+    /*multiprocessors=*/132,
+    /*registersPerSm=*/65536,
+    /*registerAllocationUnit=*/256,
+    /*sharedMemoryPerSm=*/233472,
+    /*sharedMemoryReservedPerBlock=*/1024,
+    /*maxThreadsPerSm=*/2048,
+    /*maxBlocksPerSm=*/32,
 };
+
+/// CTAs of `threads` threads, each using `registers` registers, with
+/// `sharedBytes` of shared memory (static and dynamic) that one SM of
+/// `limits` holds at once: the least of what its threads, registers
+/// (rounded up per warp), shared memory and block slots allow; at least 1.
+int64_t residentCtasPerSm(const TargetLimits &limits, int64_t threads,
+                          int64_t registers, int64_t sharedBytes);
 
 /// The knobs a schedule sets, each stored as a param of the tile.kernel,
 /// except PipelineStages, an attribute of the K loop it concerns.

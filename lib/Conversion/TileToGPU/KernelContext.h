@@ -97,6 +97,12 @@ public:
   /// consumer threads only.
   void barrier(mlir::OpBuilder &b);
 
+  //===--- Persistent CTAs (PersistentRules.h) --------------------------===//
+  /// The tile index of a persistent kernel's loop over tiles (tile-to-gpu
+  /// wraps the body from its tile.grid on in it), which tile.grid reads
+  /// instead of the block ids; null otherwise.
+  mlir::Value persistentTile;
+
   //===--- Warp specialization (TmaRules.h) -----------------------------===//
   /// The kernel carries tile.warp_specialized: a producer warpgroup beside
   /// the numWarps warps the layouts are over.

@@ -12,6 +12,7 @@
 #include "AssignLayouts.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/EpilogueRules.h"
+#include "kbench/Conversion/TileToGPU/PersistentRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 
 #include "kbench/Conversion/TileToGPU/Passes.h"
@@ -218,6 +219,36 @@ static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
   func->setAttr(kTmaDescriptorsAttrName, b.getArrayAttr(descriptors));
 }
 
+/// A persistent kernel's loop over tiles: everything from the tile.grid to
+/// the terminator of `entry` moves into `scf.for %t = blockIdx.x to T step
+/// gridDim.x`, T the product of the grid view's tile counts, ended by a
+/// barrier (the next tile's code may write shared memory that slower warps
+/// still read); tile.grid then lowers %t (ctx.persistentTile).
+static void wrapInTileLoop(OpBuilder &b, KernelContext &ctx, Block &entry) {
+  tile::GridOp grid;
+  for (Operation &op : entry)
+    if (auto found = dyn_cast<tile::GridOp>(op))
+      grid = found;
+  Location loc = grid.getLoc();
+  b.setInsertionPoint(grid);
+  Value tiles = ctx.constIndex(b, 1);
+  for (int64_t dim : grid.getGridDims())
+    tiles = arith::MulIOp::create(
+        b, loc, tiles,
+        tile::NumTilesOp::create(b, loc, grid.getView(),
+                                 b.getI64IntegerAttr(dim)));
+  Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value step = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  auto loop = scf::ForOp::create(b, loc, first, tiles, step);
+  Block *body = loop.getBody();
+  body->getOperations().splice(body->getTerminator()->getIterator(),
+                               entry.getOperations(), grid->getIterator(),
+                               entry.getTerminator()->getIterator());
+  b.setInsertionPoint(body->getTerminator());
+  ctx.barrier(b);
+  ctx.persistentTile = loop.getInductionVar();
+}
+
 /// Lowers `kernel` into a gpu.func of `module`. On failure an error naming
 /// the op and the limit has been emitted and the partial function erased.
 static LogicalResult lowerKernel(tile::KernelOp kernel,
@@ -264,6 +295,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   });
   if (tmaStores.wasInterrupted())
     return failure();
+  bool persistent = kernel->hasAttr(tile::kPersistentAttrName);
+  if (persistent)
+    if (std::optional<std::string> why = whyNotPersistent(kernel))
+      return kernel.emitOpError("tile.persistent: ") << *why;
 
   // The ABI: memref -> global pointer, dim -> i64, scalar -> its value.
   SmallVector<tile::KernelParam> abi = tile::getKernelABI(kernel);
@@ -298,6 +333,9 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     func->setAttr(tile::kAllowTf32AttrName, b.getUnitAttr());
   if (!tmaRequests.empty())
     describeTmaDescriptorArgs(func, abi, tmaRequests, firstTmaArg);
+  // The backend reports it; the compile driver sizes the launch by it.
+  if (persistent)
+    func->setAttr(tile::kPersistentAttrName, b.getUnitAttr());
   int32_t blockSize = tile::getLaunchBlockSize(kernel);
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({blockSize, 1, 1}));
   // setmaxnreg needs the kernel's own limit, low enough that the CTA fits
@@ -363,6 +401,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   for (auto [kernelArg, value] : replacements)
     kernelArg.replaceAllUsesWith(value);
   entry.getOperations().splice(entry.end(), body.getOperations());
+  if (persistent)
+    wrapInTileLoop(b, context, entry);
   TileTypeConverter converter;
   RewritePatternSet patterns(ctx);
   populateTileToGPUPatterns(converter, context, patterns);

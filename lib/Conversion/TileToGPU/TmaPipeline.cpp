@@ -450,6 +450,19 @@ TmaPipelinedLoop::lower(scf::ForOp op, OpAdaptor adaptor,
   ValueRange results =
       closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, loop.getResults());
   unpackWgmmaAccumulators(ctx, b, *p, SmallVector<Value>(results), elements);
+  // In an enclosing loop (a persistent kernel's loop over tiles) the next
+  // iteration initializes the mbarriers again: once every thread is past
+  // its last wait on them, thread 0 invalidates them, as an mbarrier must
+  // be before it is initialized anew.
+  if (inLoop(op)) {
+    ctx.barrier(b);
+    OpBuilder::InsertionGuard guard(b);
+    e.ifThen(isThread0);
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInvalOp::create(b, loc, full(c(s)));
+      NVVM::MBarrierInvalOp::create(b, loc, empty(c(s)));
+    }
+  }
   // Every copy issued was waited for (a step is issued only below the upper
   // bound, and each is consumed), and every wgmma group was waited for
   // after the loop; the mbarriers lie past the stage buffers.

@@ -278,6 +278,11 @@ kbench::gpu_lowering::whyNotProducerLoop(tile::KernelOp kernel,
 std::optional<std::string>
 kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
   std::string name = ("@" + kernel.getSymName()).str();
+  if (kernel->hasAttr(tile::kPersistentAttrName))
+    return name + " runs persistent CTAs (tile.persistent): the producer "
+                  "warpgroup exits after the K loop of the first tile, so the "
+                  "next would have none; drop transform.tile.persistent or "
+                  "transform.tile.warp_specialize";
   SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
   int64_t tmaLoops = loops.size();
   if (tmaLoops == 0)

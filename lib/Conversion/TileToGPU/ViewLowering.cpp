@@ -39,14 +39,44 @@ struct GridLowering : KernelPattern<tile::GridOp> {
     static constexpr gpu::Dimension axes[] = {
         gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z};
     SmallVector<Value> ids;
-    for (unsigned i = 0, e = op.getNumResults(); i < e; ++i)
-      ids.push_back(gpu::BlockIdOp::create(b, loc, axes[i]));
+    // The grid's extents along x and y: the launch's, or, for a persistent
+    // kernel, the tile counts of the view (the launch is one-dimensional and
+    // smaller), its tile index taking the place of the block ids in the
+    // same order: x fastest.
+    Value gx, gy;
+    if (ctx.persistentTile) {
+      FailureOr<View> view =
+          lookupView(ctx, op, op.getView(), adaptor.getView());
+      if (failed(view))
+        return failure();
+      SmallVector<Value> extents;
+      for (int64_t dim : op.getGridDims())
+        extents.push_back(arith::CeilDivUIOp::create(
+            b, loc, view->dims[dim], ctx.constIndex(b, view->tileShape[dim])));
+      Value rest = ctx.persistentTile;
+      for (auto [i, extent] : llvm::enumerate(extents)) {
+        bool last = i + 1 == extents.size();
+        ids.push_back(last ? rest
+                           : arith::RemUIOp::create(b, loc, rest, extent));
+        if (!last)
+          rest = arith::DivUIOp::create(b, loc, rest, extent);
+      }
+      if (extents.size() >= 2) {
+        gx = extents[0];
+        gy = extents[1];
+      }
+    } else {
+      for (unsigned i = 0, e = op.getNumResults(); i < e; ++i)
+        ids.push_back(gpu::BlockIdOp::create(b, loc, axes[i]));
+      if (ids.size() >= 2) {
+        gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+        gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      }
+    }
     if (ctx.groupM > 1 && ids.size() >= 2) {
       // Grouped order (bijective): consecutive blocks walk groups of group_m
       // tiles along result 0 before moving along result 1, so neighbours
       // share operand tiles in L2.
-      Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-      Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
       Value g = ctx.constIndex(b, ctx.groupM);
       Value pid = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, ids[1], gx), ids[0]);

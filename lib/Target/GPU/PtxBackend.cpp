@@ -262,6 +262,7 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
     if (auto bytes =
             func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
       info.dynamicSharedMemory = bytes.getInt();
+    info.persistent = func->hasAttr(tile::kPersistentAttrName);
     if (auto maps = func->getAttrOfType<ArrayAttr>(kTmaDescriptorsAttrName))
       for (auto map : maps.getAsRange<DictionaryAttr>()) {
         GpuTensorMapParam param;

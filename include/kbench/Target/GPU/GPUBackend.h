@@ -60,6 +60,9 @@ struct GpuKernelInfo {
   int64_t dynamicSharedMemory = 0;
   /// Params after the ABI's (getKernelABI), in order.
   std::vector<GpuTensorMapParam> tensorMaps;
+  /// The kernel runs persistent CTAs (tile.persistent): its launch is sized
+  /// by the SMs, not by the tiles (the driver rewrites its grid).
+  bool persistent = false;
 };
 
 struct GpuCompileResult {

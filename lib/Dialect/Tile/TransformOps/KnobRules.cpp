@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KnobRules.h"
+#include "Persistent.h"
 #include "RowsPerCta.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
@@ -505,6 +506,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkWarpSpecialization(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkTmaStores(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkPersistent(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkSinglePass(kernel))
     return failure;

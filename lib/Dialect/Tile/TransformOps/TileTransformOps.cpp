@@ -16,6 +16,7 @@
 
 #include "KnobRules.h"
 #include "MaskBoundaryTiles.h"
+#include "Persistent.h"
 #include "RowsPerCta.h"
 #include "SinglePass.h"
 #include "SplitReduction.h"
@@ -704,7 +705,7 @@ SinglePassOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SplitReductionOp, StageTransposesOp, StageEpilogueOp, MaskBoundaryTilesOp,
-// RowsPerCtaOp, WarpSpecializeOp, TmaStoreOp
+// RowsPerCtaOp, WarpSpecializeOp, TmaStoreOp, PersistentOp
 //===----------------------------------------------------------------------===//
 
 /// apply() of the structural rewrites that plan every kernel before editing
@@ -791,6 +792,8 @@ KBENCH_PLANNED_REWRITE_OP(WarpSpecializeOp, WarpSpecializePlan,
                           applyWarpSpecialize)
 KBENCH_PLANNED_REWRITE_OP(TmaStoreOp, TmaStorePlan, "tma_store", planTmaStore,
                           applyTmaStore)
+KBENCH_PLANNED_REWRITE_OP(PersistentOp, PersistentPlan, "persistent",
+                          planPersistent, applyPersistent)
 
 #undef KBENCH_PLANNED_REWRITE_OP
 

@@ -64,6 +64,13 @@ bool allowsTf32(mlir::Operation *op);
 inline constexpr const char *kWarpSpecializedAttrName = "tile.warp_specialized";
 /// Warps of the producer warpgroup of a warp-specialized kernel.
 inline constexpr int64_t kProducerWarps = 4;
+/// Unit attribute on a tile.kernel (transform.tile.persistent): on the GPU
+/// the kernel launches no more CTAs than the SMs hold at once, and each CTA
+/// walks tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... of its grid, in
+/// the grid's order and raster (docs/gpu-lowering.md, "Persistent CTAs").
+/// The tile program's meaning does not change: tile-verify and the host
+/// target see one program per tile.
+inline constexpr const char *kPersistentAttrName = "tile.persistent";
 } // namespace kbench::tile
 
 #endif // KBENCH_DIALECT_TILE_IR_TILE_H

@@ -62,6 +62,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     compile driver sets it from task.json and refuses a kernel that carries
     it in a task that does not opt in.
 
+    `attributes {tile.persistent}` (transform.tile.persistent) launches
+    the kernel on no more CTAs than the SMs hold at once, each walking
+    several tiles of the grid in a loop; the kernel's meaning does not
+    change.
+
     `attributes {tile.warp_specialized}` (transform.tile.warp_specialize)
     launches the kernel with a producer warpgroup beside its num_warps
     warps that issues its TMA K loop's copies and exits after the loop; the

@@ -544,6 +544,39 @@ def WarpSpecializeOp : Tile_TransformOp<"warp_specialize"> {
   let hasVerifier = 1;
 }
 
+def PersistentOp : Tile_TransformOp<"persistent"> {
+  let summary = "Run a kernel's tiles on persistent CTAs";
+  let description = [{
+    ```mlir
+    transform.tile.persistent %k 1 : !transform.any_op
+    ```
+    Marks each target kernel with the unit attribute `tile.persistent`:
+    on the GPU the kernel launches at most as many CTAs as the SMs hold
+    at once (the manifest's grid is `min(tiles, SMs x CTAs per SM)`, the
+    CTAs per SM from ptxas's registers and the shared memory), and each
+    CTA loops over tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the
+    grid, in the grid's order and raster, with a barrier between tiles
+    (docs/gpu-lowering.md, "Persistent CTAs"). The tile IR is otherwise
+    unchanged, so tile-verify and the host target see one program per
+    tile. The value is 1 (apply) or 0 (remove the mark), an integer or a
+    `!transform.param<i64>`.
+    }] # kTargets # [{
+
+    Fails silenceably, leaving every kernel untouched, when the value is
+    not 0 or 1, or a kernel (for 1) is warp-specialized or declares its
+    tile.grid below the top level of its body. Later ops recheck the
+    rules.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def TmaStoreOp : Tile_TransformOp<"tma_store"> {
   let summary = "Write a staged epilogue's output tiles with TMA";
   let description = [{
