@@ -1,6 +1,7 @@
 //===- EpilogueRules.cpp - Which stores a staged epilogue takes -----------===//
 
 #include "kbench/Conversion/TileToGPU/EpilogueRules.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -145,16 +146,6 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
 // TMA stores
 //===----------------------------------------------------------------------===//
 
-BlockArgument kbench::gpu_lowering::getTmaStoreTarget(tile::StoreOp store) {
-  auto partition = store.getView().getDefiningOp<tile::PartitionOp>();
-  if (!partition)
-    return {};
-  auto arg = dyn_cast<BlockArgument>(partition.getSource());
-  if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()))
-    return {};
-  return arg;
-}
-
 SmallVector<int64_t> kbench::gpu_lowering::getTmaStoreBox(tile::StoreOp store) {
   auto view = cast<tile::PartitionType>(store.getView().getType());
   int64_t bytes = view.getElementType().getIntOrFloatBitWidth() / 8;
@@ -163,17 +154,6 @@ SmallVector<int64_t> kbench::gpu_lowering::getTmaStoreBox(tile::StoreOp store) {
 
 std::optional<std::string>
 kbench::gpu_lowering::whyNotTmaStore(tile::StoreOp store) {
-  if (std::optional<std::string> why = whyNotTmaStoreTile(store))
-    return why;
-  if (!getTmaStoreTarget(store))
-    return std::string(
-        "tile.tma_store writes through a tensor map of a kernel argument, "
-        "and this tile.store's view is not a tile.partition of one");
-  return std::nullopt;
-}
-
-std::optional<std::string>
-kbench::gpu_lowering::whyNotTmaStoreTile(tile::StoreOp store) {
   if (!store->hasAttr(kStagedEpilogueAttrName))
     return std::string(
         "tile.tma_store writes the output of a staged epilogue from shared "
@@ -186,6 +166,10 @@ kbench::gpu_lowering::whyNotTmaStoreTile(tile::StoreOp store) {
                          "{0}",
                          view.getRank())
         .str();
+  if (!getPartitionedKernelArg(store.getView()))
+    return std::string(
+        "tile.tma_store writes through a tensor map of a kernel argument, "
+        "and this tile.store's view is not a tile.partition of one");
   Type element = view.getElementType();
   if (!element.isF32() && !element.isBF16() && !element.isF16())
     return llvm::formatv("tile.tma_store writes f32, bf16 or f16 tiles, and "

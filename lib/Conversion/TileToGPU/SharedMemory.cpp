@@ -9,6 +9,7 @@
 #include "SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -172,4 +173,19 @@ TileValue kbench::gpu_lowering::convertLayout(KernelContext &ctx, OpBuilder &b,
   if (inLoop(user))
     ctx.barrier(b);
   return {vec, to};
+}
+
+Value kbench::gpu_lowering::sharedPointer(OpBuilder &b, Location loc,
+                                          Value buffer, Value element,
+                                          int64_t elementBytes) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  address = arith::AddIOp::create(
+      b, loc, address,
+      arith::MulIOp::create(
+          b, loc, element,
+          arith::ConstantIndexOp::create(b, loc, elementBytes)));
+  Value word = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), word);
 }

@@ -33,6 +33,13 @@ llvm::SmallVector<mlir::Value> runCoords(KernelContext &ctx, mlir::OpBuilder &b,
 /// Writes the elements of `value` into `buffer` at `index(coords)`, one
 /// vector.store per run when `innerContiguous` (the index grows by one along
 /// the innermost dim), else one memref.store per element.
+/// The address of element `element` (an index) of the shared-memory buffer
+/// `buffer`, whose elements take `elementBytes`, as an LLVM pointer in the
+/// shared address space: what mbarrier and TMA ops take.
+mlir::Value sharedPointer(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value buffer, mlir::Value element,
+                          int64_t elementBytes);
+
 void storeToShared(KernelContext &ctx, mlir::OpBuilder &b,
                    const TileValue &value, mlir::Value buffer,
                    llvm::function_ref<mlir::Value(mlir::ValueRange)> index,

@@ -341,21 +341,16 @@ void StagedEpilogueEmitter::emitTmaStorePhase(int64_t phase, Value row,
   auto i32 = [&](Value index) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
   };
-  Type outElement = getElementTypeOrSelf(epilogue.stored.getType());
-  int64_t outBytes = outElement.getIntOrFloatBitWidth() / 8;
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tma.buffer);
+  int64_t outBytes =
+      elementBytes(getElementTypeOrSelf(epilogue.stored.getType()));
   Value row0 = arith::MulIOp::create(b, loc, row, c(plan.rows));
   Value col0 = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, col, c(plan.cols)),
       c(phase * plan.phaseCols));
   for (int64_t box = 0, boxes = plan.phaseCols / tma.boxCols; box < boxes;
        ++box) {
-    Value address = arith::AddIOp::create(
-        b, loc, base, c(box * plan.rows * tma.boxCols * outBytes));
-    Value pointer = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-        Value(arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address)));
+    Value pointer = sharedPointer(b, loc, tma.buffer,
+                                  c(box * plan.rows * tma.boxCols), outBytes);
     // Coordinates innermost first: the column, then the row.
     Value boxCol = arith::AddIOp::create(b, loc, col0, c(box * tma.boxCols));
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -386,10 +381,9 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   std::optional<StagedEpilogue> epilogue = getStagedEpilogue(op, why);
   if (!epilogue)
     return op.emitOpError("tile.staged_epilogue: ") << why;
+  // lowerKernel checked whyNotTmaStore while the stored memref was still a
+  // kernel argument.
   bool tmaStore = op->hasAttr(kTmaStoreAttrName);
-  if (tmaStore)
-    if (std::optional<std::string> whyNot = whyNotTmaStoreTile(op))
-      return op.emitOpError(*whyNot);
   FailureOr<View> view = lookupView(ctx, op, op.getView(), adaptor.getView());
   if (failed(view))
     return failure();

@@ -73,15 +73,7 @@ struct TmaLoopEmitter {
   }
   /// The shared-memory pointer of element `element` (index) of `buffer`.
   Value sharedPointer(Value buffer, Value element, int64_t elementBytes) {
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-    address = arith::AddIOp::create(
-        b, loc, address,
-        arith::MulIOp::create(b, loc, element, index(elementBytes)));
-    Value word =
-        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), word);
+    return gpu_lowering::sharedPointer(b, loc, buffer, element, elementBytes);
   }
   void waitParity(Value barrier, Value parity) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,

@@ -42,18 +42,20 @@ OperandCopies kbench::gpu_lowering::getOperandCopies(scf::ForOp loop) {
   return parseOperandCopies(attr.getValue()).value_or(OperandCopies::CpAsync);
 }
 
-/// The kernel argument an operand of `mma` is a partition of, or null.
-static BlockArgument getOperandSource(Value operand) {
-  tile::LoadOp load = getSqueezedLoad(operand);
-  if (!load)
-    return {};
-  auto partition = load.getView().getDefiningOp<tile::PartitionOp>();
+BlockArgument kbench::gpu_lowering::getPartitionedKernelArg(Value view) {
+  auto partition = view.getDefiningOp<tile::PartitionOp>();
   if (!partition)
     return {};
   auto arg = dyn_cast<BlockArgument>(partition.getSource());
   if (!arg || !isa<tile::KernelOp>(arg.getOwner()->getParentOp()))
     return {};
   return arg;
+}
+
+/// The kernel argument an operand of `mma` is a partition of, or null.
+static BlockArgument getOperandSource(Value operand) {
+  tile::LoadOp load = getSqueezedLoad(operand);
+  return load ? getPartitionedKernelArg(load.getView()) : BlockArgument();
 }
 
 std::optional<std::string>
@@ -204,7 +206,7 @@ kbench::gpu_lowering::collectTmaDescriptors(tile::KernelOp kernel,
     if (!store->hasAttr(kTmaStoreAttrName) || whyNotTmaStore(store))
       return;
     TmaDescriptorRequest request{
-        getTmaStoreTarget(store).getArgNumber(),
+        getPartitionedKernelArg(store.getView()).getArgNumber(),
         cast<tile::PartitionType>(store.getView().getType()).getElementType(),
         getTmaStoreBox(store)};
     request.swizzleBytes = 0;

@@ -78,18 +78,9 @@ inline constexpr int64_t kTmaStoreBoxRowBytes = 128;
 /// whole number of boxes wide. The text names the value and the fix.
 std::optional<std::string> whyNotTmaStore(tile::StoreOp store);
 
-/// The rules of whyNotTmaStore that still hold once tile-to-gpu has moved
-/// the kernel body into its gpu.func (all but the stored argument, whose
-/// tensor map the lowering looks up).
-std::optional<std::string> whyNotTmaStoreTile(tile::StoreOp store);
-
 /// The box of the tensor map a tile.tma_store writes through: [tile rows,
 /// kTmaStoreBoxRowBytes / element bytes], outermost first.
 llvm::SmallVector<int64_t> getTmaStoreBox(tile::StoreOp store);
-
-/// The kernel argument `store` writes a partition of (whyNotTmaStore's
-/// rule), or null.
-mlir::BlockArgument getTmaStoreTarget(tile::StoreOp store);
 
 } // namespace kbench::gpu_lowering
 

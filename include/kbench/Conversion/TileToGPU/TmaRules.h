@@ -78,6 +78,10 @@ std::optional<std::string> whyNotTmaPipeline(mlir::scf::ForOp loop,
 std::optional<std::string> whyNotTmaCopies(mlir::scf::ForOp loop,
                                            int64_t numWarps, int64_t stages);
 
+/// The kernel argument the view `view` is a tile.partition of, or null: what
+/// a tensor map is encoded over (operand copies and TMA stores alike).
+mlir::BlockArgument getPartitionedKernelArg(mlir::Value view);
+
 /// Whether some tile sizes, warps and pipeline depth would let the K loop
 /// `loop` copy its operands with TMA: the rules of whyNotTmaCopies that do
 /// not depend on them (a K loop whose tile.mma has wgmma's types, B as NxK
