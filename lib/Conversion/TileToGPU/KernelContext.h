@@ -34,6 +34,12 @@
 
 namespace kbench::gpu_lowering {
 
+/// The attribute of an scf.for that becomes its back edge's LLVM loop
+/// metadata (#llvm.loop_annotation): SCF-to-CF moves an scf.for's LLVM
+/// attributes onto the branch, whose own attribute has this name.
+inline constexpr llvm::StringLiteral kLoopAnnotationAttrName =
+    "loop_annotation";
+
 /// A memref argument of the kernel as the device code sees it: what a
 /// `tile.partition` of it lowers to and what addressing its tiles needs.
 struct GlobalArg {

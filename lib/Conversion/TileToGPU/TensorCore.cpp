@@ -388,13 +388,12 @@ void kbench::gpu_lowering::emitSynchronousTileCopy(
   // hoisted together: 62 more registers at 128x128 on 4 warps. SCF-to-CF
   // moves the LLVM attribute onto the loop's branch.
   MLIRContext *mlirCtx = b.getContext();
-  chunkLoop->setAttr(
-      "loop_annotation",
-      LLVM::LoopAnnotationAttr::get(
-          mlirCtx, {}, {}, {},
-          LLVM::LoopUnrollAttr::get(mlirCtx, b.getBoolAttr(true), {}, {}, {},
-                                    {}, {}, {}),
-          {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+  chunkLoop->setAttr(kLoopAnnotationAttrName,
+                     LLVM::LoopAnnotationAttr::get(
+                         mlirCtx, {}, {}, {},
+                         LLVM::LoopUnrollAttr::get(mlirCtx, b.getBoolAttr(true),
+                                                   {}, {}, {}, {}, {}, {}),
+                         {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
   // The thread's chunk: consecutive threads along a row.

@@ -8,6 +8,14 @@
 // t's, x fastest (the launch's order), not the block ids. The gpu.func
 // carries the mark for the backend, which reports it so that the compile
 // driver sizes the launch by the SMs (tools/kbench/compile-persistent.test).
+// What the lowering hoists into the prologue (the thread's ids, index
+// arithmetic, shared addresses) moves into the loop where only the loop
+// uses it, and the loop tells LLVM's LICM not to hoist it back: held
+// across the loop, every such value would take a register from the tile's
+// own work.
+
+// CHECK: #[[NO_LICM:.*]] = #llvm.loop_licm<disable = true>
+// CHECK: #[[ANNOTATION:.*]] = #llvm.loop_annotation<licm = #[[NO_LICM]]>
 
 // CHECK-LABEL: gpu.func @scale(
 // CHECK-SAME: tile.persistent
@@ -17,13 +25,15 @@
 // CHECK: %[[TILES:.*]] = arith.muli %[[PART]], %[[TILES_N]] : index
 // CHECK: %[[FIRST:.*]] = gpu.block_id x
 // CHECK: %[[STEP:.*]] = gpu.grid_dim x
+// CHECK-NOT: gpu.thread_id
 // CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[TILES]] step %[[STEP]] {
+// CHECK: gpu.thread_id x
 // CHECK: %[[EXTENT_M:.*]] = arith.ceildivui %{{.*}}, %c16 : index
 // CHECK: %[[M:.*]] = arith.remui %[[T]], %[[EXTENT_M]] : index
 // CHECK: %[[N:.*]] = arith.divui %[[T]], %[[EXTENT_M]] : index
 // CHECK-NOT: gpu.block_id
 // CHECK: gpu.barrier
-// CHECK-NEXT: }
+// CHECK-NEXT: } {loop_annotation = #[[ANNOTATION]]}
 // CHECK-NEXT: gpu.return
 // PTXAS: remark: ptxas sm_90a: kernel 'scale' uses {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads
 tile.kernel @scale(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
