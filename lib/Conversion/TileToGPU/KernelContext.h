@@ -27,6 +27,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
@@ -165,6 +166,10 @@ public:
     auto it = prefetchedTiles.find(load);
     return it == prefetchedTiles.end() ? nullptr : &it->second;
   }
+  /// The tile.mma ops whose loop lets their wgmma group stay in flight into
+  /// the next iteration (getDeferredWaitMma): the loop's pattern prefetches
+  /// one stage less far ahead and waits for every group after the loop.
+  llvm::DenseSet<mlir::Operation *> deferredWaitMmas;
 
   //===--- Errors --------------------------------------------------------===//
   /// Set once a pattern has reported an error: the conversion then stops

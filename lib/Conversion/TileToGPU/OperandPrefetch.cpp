@@ -17,6 +17,13 @@
 //             k mod S
 //   after:    wait for every group
 //
+// Where the last wgmma of the body may stay in flight into the next
+// iteration (getDeferredWaitMma, S >= 3), the copies run S - 2 iterations
+// ahead instead (so stage (k - 1) mod S, still read by k - 1's deferred
+// group until the first wgmma of k waits, is not overwritten before the
+// barrier of k + 1), and the loop sits in `scf.if (lb < ub)` ending with a
+// wait for every wgmma group.
+//
 // Each thread copies 16-byte chunks of the tile's rows (consecutive threads
 // along a row) to emitStagedOffset(row, col), where the mma's impl reads
 // them (rows as they are in memory: of K for an MxK A or NxK B, of M for a
@@ -203,11 +210,17 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   }
   Value lb = adaptor.getLowerBound(), ub = adaptor.getUpperBound(),
         step = adaptor.getStep();
+  // How many iterations ahead the copies run: S - 1, or S - 2 where a
+  // group stays in flight past its iteration and still reads its stage.
+  tile::MmaOp deferred = getDeferredWaitMma(op, stages);
+  if (deferred)
+    ctx.deferredWaitMmas.insert(deferred);
+  int64_t distance = deferred ? stages - 2 : stages - 1;
 
-  // Prologue: iterations 0 .. S-2.
+  // Prologue: iterations 0 .. distance - 1.
   {
     PrefetchEmitter prologue(ctx, b, op, rewriter, operands, ub, rowsAligned);
-    for (int64_t s = 0; s + 1 < stages; ++s)
+    for (int64_t s = 0; s < distance; ++s)
       prologue.issue(arith::AddIOp::create(
                          b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
                      c(s));
@@ -222,7 +235,7 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     Value iteration = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
     Value stage = arith::RemUIOp::create(b, loc, iteration, c(stages));
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, distance - 1);
     // wgmma reads the stages through the async proxy.
     if (const StagedOperand *wgmma = llvm::find_if(
             operands,
@@ -231,9 +244,9 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
       emitStagingFence(ctx, b, wgmma->plan);
     ctx.barrier(b);
     Value ahead = arith::AddIOp::create(
-        b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));
+        b, loc, iv, arith::MulIOp::create(b, loc, step, c(distance)));
     Value aheadStage = arith::RemUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, iteration, c(stages - 1)),
+        b, loc, arith::AddIOp::create(b, loc, iteration, c(distance)),
         c(stages));
     PrefetchEmitter body(ctx, b, op, rewriter, operands, ub, rowsAligned);
     body.issue(ahead, aheadStage);
@@ -243,6 +256,11 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
           arith::MulIOp::create(b, loc, stage, c(staged.stageSize))};
   }
 
+  // A deferred group is waited for after the loop, in a branch that only
+  // runs loops of at least one step (openInFlightWgmmaLoop).
+  scf::IfOp nonEmptyLoop;
+  if (deferred)
+    nonEmptyLoop = openInFlightWgmmaLoop(b, loc, lb, ub, adaptor.getInitArgs());
   auto newFor =
       scf::ForOp::create(rewriter, loc, lb, ub, step, adaptor.getInitArgs());
   rewriter.eraseBlock(newFor.getBody());
@@ -251,9 +269,12 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   if (failed(rewriter.convertRegionTypes(&newFor.getRegion(),
                                          *getTypeConverter())))
     return failure();
+  ValueRange results = newFor.getResults();
+  if (deferred)
+    results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
   // Copies of iterations past the end are still zero-filling.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  rewriter.replaceOp(op, newFor.getResults());
+  rewriter.replaceOp(op, results);
   return success();
 }
 

@@ -150,3 +150,33 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
         .str();
   return std::nullopt;
 }
+
+tile::MmaOp kbench::gpu_lowering::getDeferredWaitMma(scf::ForOp loop,
+                                                     int64_t stages) {
+  if (stages < 3 || getPrefetchedOperands(loop).empty())
+    return {};
+  Block *body = loop.getBody();
+  SmallVector<tile::MmaOp> mmas;
+  bool allWgmmaInBody = true;
+  loop.walk([&](tile::MmaOp mma) {
+    allWgmmaInBody &=
+        mma->getBlock() == body && mma.getImplKind() == tile::MmaImpl::wgmma;
+    mmas.push_back(mma);
+  });
+  if (!allWgmmaInBody || mmas.size() < 2)
+    return {};
+  // walk visits the body's ops in order.
+  tile::MmaOp first = mmas.front(), last = mmas.back();
+  Value result = last.getResult();
+  if (!result.hasOneUse() ||
+      *result.getUsers().begin() != body->getTerminator())
+    return {};
+  unsigned index = result.getUses().begin()->getOperandNumber();
+  BlockArgument carried = loop.getRegionIterArgs()[index];
+  for (Operation *user : carried.getUsers()) {
+    Operation *inBody = body->findAncestorOpInBlock(*user);
+    if (!inBody || !first->isBeforeInBlock(inBody))
+      return {};
+  }
+  return last;
+}

@@ -203,9 +203,11 @@ static scf::ForOp getLoopInvariantALoop(tile::MmaOp op) {
 static void emitTensorCoreSteps(KernelContext &ctx, OpBuilder &b,
                                 const TensorCorePlan &p, Value bufA,
                                 Value baseA, Value bufB, Value baseB,
-                                SmallVectorImpl<Value> &acc) {
+                                SmallVectorImpl<Value> &acc,
+                                bool waitForGroup = true) {
   if (p.isWgmma())
-    emitWgmmaSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
+    emitWgmmaSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc, Value(),
+                   waitForGroup);
   else
     emitMmaSyncSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
 }
@@ -306,14 +308,22 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     for (int64_t i = 0, e = accType.getNumElements(); i < e; ++i)
       elements.push_back(
           vector::ExtractOp::create(b, loc, acc.vec, ArrayRef<int64_t>{i}));
+    // The loop chose to leave this group in flight (OperandPrefetch.cpp);
+    // only operands nothing rewrites before the next iteration's first
+    // wgmma may be read then: prefetched stages, registers, an A staged
+    // before the loop. The result keeps the accumulator layout, so nothing
+    // reads the registers before that wait.
+    bool waitForGroup = !ctx.deferredWaitMmas.contains(op) || stagesHere ||
+                        !(layoutOf(op.getResult()) == p->acc);
     if (aInRegisters && p->isWgmma())
-      emitWgmmaSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
-                     a.vec);
+      emitWgmmaSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements, a.vec,
+                     waitForGroup);
     else if (aInRegisters)
       emitMmaSyncSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
                        a.vec);
     else
-      emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, elements);
+      emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, elements,
+                          waitForGroup);
     // In a loop the next iteration's staging overwrites the buffers, so the
     // reads of this one must end first: a barrier, unless the loop
     // prefetches an operand of this mma, whose lowering puts a barrier at

@@ -99,13 +99,14 @@ void emitMmaSyncSteps(KernelContext &ctx, mlir::OpBuilder &b,
 
 /// The same with wgmma.mma_async (acc in getWgmmaLayout order): one
 /// emitWgmmaGroup that waits for itself, so that the buffers may be
-/// overwritten after the next barrier. `registersA` as for mma_sync, in
-/// getWgmmaLayout(p.m, p.k) order.
+/// overwritten after the next barrier, unless `waitForGroup` is false (a
+/// deferred wait, getDeferredWaitMma: a later wait covers the group).
+/// `registersA` as for mma_sync, in getWgmmaLayout(p.m, p.k) order.
 void emitWgmmaSteps(KernelContext &ctx, mlir::OpBuilder &b,
                     const TensorCorePlan &p, mlir::Value bufA,
                     mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
                     llvm::SmallVectorImpl<mlir::Value> &acc,
-                    mlir::Value registersA = {});
+                    mlir::Value registersA = {}, bool waitForGroup = true);
 
 /// The thread's accumulators (getWgmmaLayout order) as one LLVM struct of
 /// f32 registers per wgmma tile of its warpgroup, and back. A K loop that

@@ -313,10 +313,10 @@ void kbench::gpu_lowering::emitWgmmaSteps(KernelContext &ctx, OpBuilder &b,
                                           const TensorCorePlan &p, Value bufA,
                                           Value baseA, Value bufB, Value baseB,
                                           SmallVectorImpl<Value> &acc,
-                                          Value registersA) {
+                                          Value registersA, bool waitForGroup) {
   SmallVector<Value> structs = packWgmmaAccumulators(ctx, b, p, acc);
   emitWgmmaGroup(ctx, b, p, bufA, baseA, bufB, baseB, structs,
-                 /*pendingGroups=*/0, registersA);
+                 waitForGroup ? 0 : kWgmmaNoWait, registersA);
   unpackWgmmaAccumulators(ctx, b, p, structs, acc);
 }
 

@@ -186,3 +186,111 @@ tile.kernel @prefetch_wgmma(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
   tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
   tile.return
 }
+
+// -----
+
+// The same loop with 3 stages, the output rescaled between the two mma
+// (as attention's is): the second mma's result only feeds the next
+// iteration, and the first mma comes before every read of it, so its
+// wgmma group stays in flight (getDeferredWaitMma): the first mma's wait for
+// 0 groups in the next iteration covers it. The copies then run one
+// iteration ahead, not two (the prologue issues one group, each iteration
+// waits for 0 pending), so that the stage a deferred group still reads is
+// not overwritten before every warp has waited for it; the loop runs in
+// `scf.if (lb < ub)`, whose branch waits for every wgmma group after it.
+
+// CHECK-LABEL: gpu.func @prefetch_wgmma_deferred
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %{{.*}} = scf.if %[[ANY]] -> (vector<64xf32>) {
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK: nvvm.cp.async.wait.group 0
+tile.kernel @prefetch_wgmma_deferred(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                            %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 64, BN = 64, BD = 128, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<64x128xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<64x128xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<64x128xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<64x128xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %s = tile.mma %q, %k, %zs impl(wgmma) {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %half = arith.constant dense<0.5> : tensor<64x128xf32>
+    %scaled = arith.mulf %acc, %half : tensor<64x128xf32>
+    %r = tile.mma %p, %v, %scaled impl(wgmma) : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+    scf.yield %r : tensor<64x128xf32>
+  } {tile.pipeline_stages = 3 : i64}
+  tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
+  tile.return
+}
+
+// -----
+
+// Rescaled before the first mma, the output is read while the group would
+// still be in flight: every group is waited for at once, and 3 stages
+// prefetch two iterations ahead (two groups in the prologue, each
+// iteration waits until at most 1 is pending).
+
+// CHECK-LABEL: gpu.func @prefetch_wgmma_waited
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: -> (vector<64xf32>) {
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+tile.kernel @prefetch_wgmma_waited(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                            %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 64, BN = 64, BD = 128, num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<64x128xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<64x128xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<64x128xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<64x128xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %half = arith.constant dense<0.5> : tensor<64x128xf32>
+    %scaled = arith.mulf %acc, %half : tensor<64x128xf32>
+    %s = tile.mma %q, %k, %zs impl(wgmma) {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %r = tile.mma %p, %v, %scaled impl(wgmma) : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+    scf.yield %r : tensor<64x128xf32>
+  } {tile.pipeline_stages = 3 : i64}
+  tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
+  tile.return
+}

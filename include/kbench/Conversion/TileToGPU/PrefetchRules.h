@@ -55,6 +55,24 @@ getPrefetchedOperands(mlir::scf::ForOp loop);
 std::optional<std::string>
 whyNotOperandPrefetch(mlir::scf::ForOp loop, int64_t numWarps, int64_t stages);
 
+/// The wgmma tile.mma of a prefetched loop whose wait moves to the next
+/// iteration, or null. With S >= 3 stages the last tile.mma of the body may
+/// leave its group in flight when its result only feeds the next iteration,
+/// and the first tile.mma comes before every read of it: that one's wait
+/// for 0 groups then covers both (groups complete in order), and the
+/// tensor cores run the deferred group while the warps wait for the copies,
+/// meet at the barrier and issue the next ones. Its shared operands are
+/// still being read past the iteration's end, so the lowering prefetches
+/// S - 2 iterations ahead instead of S - 1: the copies of iteration k + 1
+/// then write the buffers of iteration k - 1, whose deferred group every
+/// warp waited for before the barrier at the head of k + 1. Attention's
+/// `P @ V` (docs/gpu-lowering.md, "Operand prefetch").
+///
+/// Required: `stages` >= 3; every tile.mma of the body wgmma, directly in
+/// the body, at least two; the last one's result used only by the
+/// scf.yield; every use of that iter_arg after the first tile.mma.
+tile::MmaOp getDeferredWaitMma(mlir::scf::ForOp loop, int64_t stages);
+
 } // namespace kbench::gpu_lowering
 
 #endif // KBENCH_CONVERSION_TILETOGPU_PREFETCHRULES_H
