@@ -8,16 +8,23 @@
 //
 // Each variant is proved on its own, for every shape its kernels' requires
 // admit, not only where its `when` facts hold: whichever variant the runner
-// picks is safe, and the facts only choose among safe programs.
+// picks is safe, and the facts only choose among safe programs. After the
+// proof, a variant's `when` facts over its kernels' dims join their requires:
+// the runner launches the variant only where they hold and checks a
+// kernel's requires before it launches, so the lowering may use them (a
+// `D % 8 == 0` drops the element-copy versions of 16-byte accesses).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stages.h"
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Support/DispatchFile.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <set>
 
 using namespace mlir;
 
@@ -38,6 +45,35 @@ static LogicalResult renameKernels(ModuleOp module, StringRef variant) {
     kernel.setSymName(renamed);
   }
   return success();
+}
+
+/// Adds each of `variant`'s `when` facts to the requires of every kernel of
+/// `module` whose dims name all of the fact's symbols (facts it already
+/// states are kept once).
+static void requireVariantFacts(ModuleOp module,
+                                const DispatchVariant &variant) {
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
+    std::set<std::string> dims;
+    for (const tile::KernelParam &param : tile::getKernelABI(kernel))
+      if (param.kind == tile::KernelParam::Kind::Dim)
+        dims.insert(param.name);
+    SmallVector<std::string> texts;
+    if (tile::RequiresAttr requires = kernel.getRequiresAttr())
+      texts.assign(requires.getTexts().begin(), requires.getTexts().end());
+    size_t before = texts.size();
+    for (const ShapeFact &fact : variant.when) {
+      std::set<std::string> symbols;
+      fact.collectSymbols(symbols);
+      std::string text = fact.str();
+      if (llvm::all_of(symbols,
+                       [&](const std::string &s) { return dims.count(s); }) &&
+          !llvm::is_contained(texts, text))
+        texts.push_back(text);
+    }
+    if (texts.size() != before)
+      kernel.setRequiresAttr(
+          tile::RequiresAttr::get(module.getContext(), texts));
+  }
 }
 
 /// Appends `variant`'s manifest to `merged`: kernels after the earlier
@@ -139,6 +175,7 @@ LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &op
     }
     if (options.stopAfterVerify)
       continue;
+    requireVariantFacts(*module, variant);
 
     result.failedStage = CompileStage::Lower;
     FailureOr<bundle::BundleManifest> manifest =

@@ -98,6 +98,15 @@ Value KernelContext::divisibleBy(OpBuilder &b, Value dim, int64_t divisor) {
     return cached;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(prologueEnd);
+  // A `requires` fact that makes the extent a multiple of `divisor` decides
+  // it here: the fast path alone remains once the branch folds.
+  for (const auto &[memref, arg] : globalArgs)
+    for (auto [extent, multiple] : llvm::zip(arg.dims, arg.multiples))
+      if (extent == dim && multiple % divisor == 0) {
+        Value proven = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+        divisibility[{dim, divisor}] = proven;
+        return proven;
+      }
   Value rem = arith::RemUIOp::create(b, loc, dim, constIndex(b, divisor));
   Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
                                    constIndex(b, 0));

@@ -96,7 +96,8 @@ public:
   /// or null when the layout has no replicas (at the insertion point).
   mlir::Value ownerPredicate(mlir::OpBuilder &b, const Layout &layout);
   /// i1 `dim % divisor == 0`, in the prologue (cached): the run-time
-  /// alignment check of versioned global accesses.
+  /// alignment check of versioned global accesses; the constant true where
+  /// a `requires` fact makes the extent a multiple of `divisor`.
   mlir::Value divisibleBy(mlir::OpBuilder &b, mlir::Value dim, int64_t divisor);
   /// A barrier of every thread that runs the kernel's code from here on:
   /// the whole CTA (gpu.barrier), or, once the producer warpgroup of a

@@ -294,3 +294,48 @@ tile.kernel @prefetch_wgmma_waited(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]}
   tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
   tile.return
 }
+
+// -----
+
+// The wgmma loop above with a fact making D a multiple of 8: the rows of
+// the key and value tiles are 16-byte aligned, so the copies' run-time
+// versioning folds to the cp.async version (its condition is the constant
+// true) and the element copies, whose addresses the loop would otherwise
+// keep in registers, disappear once the branch folds. A dispatch variant's
+// `when` facts reach the lowering the same way (docs/schedules.md).
+
+// CHECK-LABEL: gpu.func @prefetch_wgmma_rows
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[BOTH:.*]] = arith.andi %[[TRUE]], %[[TRUE]] : i1
+// CHECK: scf.if %[[BOTH]] {
+// CHECK-NEXT: arith.muli
+// CHECK: nvgpu.device_async_copy
+tile.kernel @prefetch_wgmma_rows(%Q: memref<?x?xbf16> {tile.dims = ["M", "D"]},
+                            %K: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %V: memref<?x?xbf16> {tile.dims = ["S", "D"]},
+                            %O: memref<?x?xf32> {tile.dims = ["M", "D"]})
+    params {BM = 64, BN = 64, BD = 128, num_warps = 4} requires ["D % 8 == 0"] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Qv = tile.partition %Q tile [BM, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Kv = tile.partition %K tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Vv = tile.partition %V tile [BN, BD] pad(zero) : memref<?x?xbf16> -> !tile.part<64x128xbf16, pad = zero>
+  %Ov = tile.partition %O tile [BM, BD] : memref<?x?xf32> -> !tile.part<64x128xf32>
+  %m = tile.grid %Ov dims [0] : !tile.part<64x128xf32>
+  %nk = tile.num_tiles %Kv[0] : !tile.part<64x128xbf16, pad = zero>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %q = tile.load %Qv[%m, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+  %o = scf.for %j = %c0 to %nk step %c1 iter_args(%acc = %zo) -> (tensor<64x128xf32>) {
+    %k = tile.load %Kv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %v = tile.load %Vv[%j, %c0] : !tile.part<64x128xbf16, pad = zero> -> tensor<64x128xbf16>
+    %s = tile.mma %q, %k, %zs impl(wgmma) {transpose_b} : tensor<64x128xbf16>, tensor<64x128xbf16> -> tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %r = tile.mma %p, %v, %acc impl(wgmma) : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+    scf.yield %r : tensor<64x128xf32>
+  } {tile.pipeline_stages = 2 : i64}
+  tile.store %o, %Ov[%m, %c0] : tensor<64x128xf32>, !tile.part<64x128xf32>
+  tile.return
+}
+
+
