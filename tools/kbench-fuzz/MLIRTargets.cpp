@@ -37,6 +37,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -68,9 +69,14 @@ public:
   MLIRContext *get() { return &context; }
 
   /// Parses `text` as a module named `name` in messages; null on a parse
-  /// error (which the parser reports, located).
+  /// error (which the parser reports, located). MLIR's lexer reads the byte
+  /// after the text (it expects the NUL that a file's buffer and a
+  /// std::string have), so the fuzzer's bytes are parsed from a copy, as
+  /// every kbench entry point parses a file or a std::string.
   OwningOpRef<ModuleOp> parse(StringRef text, StringRef name) {
-    return parseSourceString<ModuleOp>(text, ParserConfig(&context), name);
+    sources.emplace_back(text.str());
+    return parseSourceString<ModuleOp>(sources.back(), ParserConfig(&context),
+                                       name);
   }
 
   /// Aborts unless the stage `stage`, which failed, reported why: at least one
@@ -107,6 +113,8 @@ private:
 
   MLIRContext context;
   ScopedDiagnosticHandler handler;
+  /// The NUL-terminated copies parse() parsed (a std::list: each stays put).
+  std::list<std::string> sources;
   std::vector<std::pair<Location, std::string>> errors;
 };
 
