@@ -264,7 +264,7 @@ static scf::ForOp wrapInTileLoop(OpBuilder &b, KernelContext &ctx,
 /// and index arithmetic into the kernel's prologue; in a persistent kernel
 /// that keeps each live across the whole tile loop, K loop included (34
 /// shared addresses and 26 index values of matmul_bf16's TMA kernel: 255
-/// registers and spills, 218 and none once computed per tile). LLVM's LICM
+/// registers and spills, 214 and none once computed per tile). LLVM's LICM
 /// would hoist them back, hence the loop's hint; ptxas leaves them in place.
 static void sinkIntoTileLoop(Block &entry, scf::ForOp loop) {
   Block *body = loop.getBody();
