@@ -240,7 +240,9 @@ private:
   std::optional<Split> bestSplit(const std::vector<size_t> &group) const {
     std::optional<Split> result;
     for (const auto &[dim, unused] : m.shapes[group.front()].dims) {
-      if (!llvm::all_of(group, [&](size_t s) { return m.shapes[s].dims.count(dim); }))
+      if (!llvm::all_of(group, [&, &name = dim](size_t s) {
+            return m.shapes[s].dims.count(name);
+          }))
         continue; // not a dim of every shape (never so for one task's shapes)
       std::set<int64_t> extents;
       for (size_t s : group)

@@ -326,9 +326,10 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
     auto [aligned, modes] = boundaryModes(access, run);
     if (!aligned)
       return emitRuns(modes.front());
+    RunMode whenAligned = modes[0], otherwise = modes[1];
     return emitIfElse(
-        b, loc, vt, aligned, [&] { return emitRuns(modes[0]); },
-        [&] { return emitRuns(modes[1]); });
+        b, loc, vt, aligned, [&] { return emitRuns(whenAligned); },
+        [&] { return emitRuns(otherwise); });
   };
   Value value = emitIfElse(
       b, loc, vt, fast, [&] { return emitRuns(RunMode::Plain); }, boundary);
@@ -426,9 +427,10 @@ void kbench::gpu_lowering::emitStore(KernelContext &ctx, OpBuilder &b,
           auto [aligned, modes] = boundaryModes(access, run);
           if (!aligned)
             return storeRuns(modes.front());
+          RunMode whenAligned = modes[0], otherwise = modes[1];
           emitIfElse(
-              b, loc, aligned, [&] { storeRuns(modes[0]); },
-              [&] { storeRuns(modes[1]); });
+              b, loc, aligned, [&] { storeRuns(whenAligned); },
+              [&] { storeRuns(otherwise); });
         });
   });
 }

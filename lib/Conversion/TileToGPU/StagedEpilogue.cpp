@@ -286,10 +286,10 @@ LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
   if (failed(mapRun(phase, it, values)))
     return failure();
   Value stored = values.lookup(epilogue.stored);
-  auto storeToGlobal = [&]() {
+  auto storeToGlobal = [&, blockRow = firstBlockRow, phaseRow = firstPhase]() {
     emitStore(ctx, b, loc, blockView, {stored, plan.block},
-              ValueRange{arith::AddIOp::create(b, loc, firstBlockRow, it),
-                         arith::AddIOp::create(b, loc, firstPhase, c(phase))});
+              ValueRange{arith::AddIOp::create(b, loc, blockRow, it),
+                         arith::AddIOp::create(b, loc, phaseRow, c(phase))});
   };
   if (!tma) {
     storeToGlobal();
@@ -415,7 +415,7 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
       FailureOr<EpiloguePlan> plan = planEpilogue(
           view->tileShape[0], view->tileShape[1], view->elementType,
           sourceElement, sourceLayout, ctx.numWarps, budget, reason);
-      if (failed(plan) || totalBytes(*plan) <= bytes)
+      if (failed(plan) || static_cast<int64_t>(totalBytes(*plan)) <= bytes)
         return plan;
     }
     return failure();

@@ -191,9 +191,9 @@ static void describeTmaDescriptorArgs(gpu::GPUFuncOp func,
   SmallVector<Attribute> descriptors;
   for (auto [i, request] : llvm::enumerate(requests)) {
     argNumbers.push_back(firstArg + i);
-    const tile::KernelParam *memref =
-        llvm::find_if(abi, [&](const tile::KernelParam &param) {
-          return param.argIndex == static_cast<int>(request.argIndex);
+    const tile::KernelParam *memref = llvm::find_if(
+        abi, [argIndex = request.argIndex](const tile::KernelParam &param) {
+          return param.argIndex == static_cast<int>(argIndex);
         });
     SmallVector<NamedAttribute> fields = {
         b.getNamedAttr("param", b.getStringAttr(memref->name)),
@@ -425,9 +425,10 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     }
   }
   for (auto [i, request] : llvm::enumerate(tmaRequests)) {
-    auto it = llvm::find_if(replacements, [&](const auto &replacement) {
-      return replacement.first.getArgNumber() == request.argIndex;
-    });
+    auto it = llvm::find_if(
+        replacements, [argIndex = request.argIndex](const auto &replacement) {
+          return replacement.first.getArgNumber() == argIndex;
+        });
     context.tmaDescriptors.push_back(
         {it->second, request.box,
          entry.getArgument(firstTmaArg + static_cast<unsigned>(i))});

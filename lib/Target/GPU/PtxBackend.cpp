@@ -173,8 +173,7 @@ serializeModulesToPtx(ModuleOp device, const GpuCompileOptions &options) {
   LogicalResult translated = failableParallelForEachN(
       ctx, 0, modules.size(), [&](size_t i) -> LogicalResult {
         diagnostics.setOrderIDForThread(i);
-        auto unorder =
-            llvm::make_scope_exit([&] { diagnostics.eraseOrderIDForThread(); });
+        llvm::scope_exit unorder([&] { diagnostics.eraseOrderIDForThread(); });
         gpu::GPUModuleOp module = modules[i];
         ArrayAttr targets = module.getTargetsAttr();
         auto target = targets && targets.size() == 1

@@ -25,7 +25,7 @@ static ParseResult parseTileSizes(OpAsmParser &parser, ArrayAttr &sizes) {
   SmallVector<Attribute> entries;
   Builder &b = parser.getBuilder();
   auto parseEntry = [&]() -> ParseResult {
-    int64_t value;
+    int64_t value = 0;
     OptionalParseResult integer = parser.parseOptionalInteger(value);
     if (integer.has_value()) {
       if (failed(*integer))
@@ -225,7 +225,8 @@ LogicalResult TileSizeOp::verify() {
 }
 
 OpFoldResult TileSizeOp::fold(FoldAdaptor) {
-  if (getDim() < 0 || getDim() >= getView().getType().getRank())
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= getView().getType().getRank())
     return {}; // the verifier reports it
   return IntegerAttr::get(IndexType::get(getContext()), getSize());
 }
@@ -576,7 +577,8 @@ LogicalResult SqueezeOp::verify() {
 
 LogicalResult IotaOp::verify() {
   RankedTensorType result = getResult().getType();
-  if (getDim() < 0 || getDim() >= result.getRank())
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= result.getRank())
     return emitOpError("dim ") << getDim() << " is out of range for a rank-"
                                << result.getRank() << " tile";
   return success();

@@ -237,7 +237,7 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
     int64_t innerDim = type.getRank() - 1;
     auto gathersInner = [&](Operation *user) {
       auto gather = dyn_cast<GatherOp>(user);
-      return gather && gather.getDim() == innerDim;
+      return gather && static_cast<int64_t>(gather.getDim()) == innerDim;
     };
     int64_t inner = type.getShape().back();
     bool gathered = !partition->use_empty() &&

@@ -207,7 +207,7 @@ void DimClasses::visit(Operation *op) {
   if (auto gather = dyn_cast<GatherOp>(op)) {
     Value result = gather.getResult();
     for (int64_t d = 0, e = gather.getType().getRank(); d < e; ++d)
-      if (d != gather.getDim())
+      if (d != static_cast<int64_t>(gather.getDim()))
         unite(result, d, gather.getView(), d, op);
     return uniteAll(result, gather.getOffsets(), op);
   }
