@@ -314,7 +314,7 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     // before the loop. The result keeps the accumulator layout, so nothing
     // reads the registers before that wait.
     bool waitForGroup = !ctx.deferredWaitMmas.contains(op) || stagesHere ||
-                        !(layoutOf(op.getResult()) == p->acc);
+                        layoutOf(op.getResult()) != p->acc;
     if (aInRegisters && p->isWgmma())
       emitWgmmaSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements, a.vec,
                      waitForGroup);
