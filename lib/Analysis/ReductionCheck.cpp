@@ -12,8 +12,10 @@
 // otherwise.
 //
 // Forward, the result is followed to the loops that carry it (all their
-// iterations accumulate into one value) and to tile.atomic_add (all blocks
-// accumulate into one output tile). tile.mma ops that feed each other's
+// iterations accumulate into one value), to tile.atomic_add (all blocks
+// accumulate into one output tile) and to tile.stores into an argument marked
+// tile.partials = d (the partials along dim d, which a later kernel combines,
+// together make one output tile). tile.mma ops that feed each other's
 // accumulator form one chain and are checked together (double accumulation).
 // For each scope instance (block and non-carried loops; or output tile of an
 // atomic add), the k tiles seen must be exactly [0, ceildiv(dim, tile)):
@@ -47,11 +49,14 @@ namespace {
 
 /// A chain of reductions that accumulate into one value, and how to instance
 /// it: per scope instance (`root`: block and non-carried loops), or per output
-/// tile of `atomic`.
+/// tile of `atomic` (a tile.atomic_add, or a tile.store of partial results,
+/// whose output tiles are counted without their `partialsDim`: the partials
+/// along it together must see each k tile once).
 struct Chain {
   SmallVector<const Member *> members;
   int root = -1;
   const AccessInfo *atomic = nullptr;
+  std::optional<unsigned> partialsDim;
   /// The reduced dim: symbol and tile size (from the first source).
   unsigned dimSymbol = 0;
   int64_t tileSize = 1;
@@ -101,15 +106,19 @@ public:
       return target;
     }
     const AccessInfo &a = *chain.atomic;
+    SmallVector<unsigned> dims;
     for (unsigned d = 0, e = a.indices.size(); d < e; ++d)
+      if (d != chain.partialsDim)
+        dims.push_back(d);
+    for (unsigned d : dims)
       target.tile.push_back(
           LinearExpr::var(sys.addVar((prefix + "tile" + Twine(d)).str())));
     target.inst =
         model.emitInstance(sys, syms, a.scope, prefix, existentialInstance);
-    for (unsigned d = 0, e = a.indices.size(); d < e; ++d) {
+    for (auto [tile, d] : llvm::zip(target.tile, dims)) {
       FailureOr<LinearExpr> t =
           model.flatten(sys, a.indices[d], syms, &target.inst);
-      sys.addEQ(target.tile[d], succeeded(t) ? *t : LinearExpr::cst(0));
+      sys.addEQ(tile, succeeded(t) ? *t : LinearExpr::cst(0));
     }
     return target;
   }
@@ -130,6 +139,21 @@ private:
   const KernelModel &model;
   const Chain &chain;
   const LaneIndex &lanes;
+
+  /// "output tile (0) of Y", or for partial results "the partials (dim 0)
+  /// of output tile (*, 3) of PMAX".
+  std::string targetText(ArrayRef<int64_t> tile) {
+    std::string label = model.getViews()[chain.atomic->view].label();
+    if (!chain.partialsDim)
+      return "output tile " + tupleText(tile) + " of " + label;
+    std::string text = "(";
+    for (unsigned d = 0, i = 0, e = tile.size() + 1; d < e; ++d) {
+      text += d ? ", " : "";
+      text += d == *chain.partialsDim ? "*" : std::to_string(tile[i++]);
+    }
+    return "the partials (dim " + std::to_string(*chain.partialsDim) +
+           ") of output tile " + text + ") of " + label;
+  }
 
   std::string kTileText(int64_t kt, const SymbolValues &dims) {
     const std::string &name = model.getSymbols()[chain.dimSymbol];
@@ -301,8 +325,7 @@ void ChainChecker::checkGap() {
   int64_t k = point.back();
   std::string target;
   if (chain.atomic)
-    target = "output tile " + tupleText(evaluateAll(needTarget.tile, values)) +
-             " of " + model.getViews()[chain.atomic->view].label();
+    target = targetText(evaluateAll(needTarget.tile, values));
   else
     target = instanceText(model, needTarget.inst, values);
   const Member &first = *chain.members.front();
@@ -382,10 +405,10 @@ void ChainChecker::checkDup(unsigned p, unsigned q) {
     SymbolValues dims = witnessDims(model, values, syms);
     int64_t k = kp.evaluate(values);
     std::string target =
-        chain.atomic ? "output tile " + tupleText(evaluateAll(tileP, values))
-                     : instanceText(model,
-                                    model.restrictInstance(instP, chain.root),
-                                    values);
+        chain.atomic
+            ? targetText(evaluateAll(tileP, values))
+            : instanceText(model, model.restrictInstance(instP, chain.root),
+                           values);
     std::string message =
         kTileText(k, dims) + " is reduced twice for " + target + " (" +
         dimsText(dims, model.getSymbols()) + "): by " + describeOp(mp.op) +
@@ -464,6 +487,15 @@ void ChainChecker::checkMismatch(const Member &member) {
 // Driver
 //===----------------------------------------------------------------------===//
 
+/// Whether `a` and `b` store partials along the same dim at the same tile
+/// coordinates (a running max and its index, stored side by side): then
+/// either one's output tiles instance the chain.
+static bool arePartialsAlike(Operation *a, Operation *b) {
+  auto sa = dyn_cast<StoreOp>(a), sb = dyn_cast<StoreOp>(b);
+  return sa && sb && getPartialsDim(sa) == getPartialsDim(sb) &&
+         llvm::equal(sa.getIndices(), sb.getIndices());
+}
+
 /// Builds the chain's instancing (root scope or atomic target), or a reason.
 static std::string setUpChain(const KernelModel &model, Chain &chain) {
   const Member &first = *chain.members.front();
@@ -477,8 +509,9 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
       if (model.getViews()[s.load->view].tileShape[s.axis] != chain.tileSize)
         return "its operands tile the reduced dim with different tile sizes";
     for (Operation *a : m->atomics) {
-      if (atomic && atomic != a)
-        return "its result reaches two tile.atomic_add ops";
+      if (atomic && atomic != a && !arePartialsAlike(atomic, a))
+        return "its result reaches two ops that combine it across blocks "
+               "(tile.atomic_add, or a tile.store of partials)";
       atomic = a;
     }
   }
@@ -486,6 +519,8 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
     chain.atomic = model.getAccess(atomic);
     if (!chain.atomic || !chain.atomic->unsupported.empty())
       return describeOp(atomic) + " is outside the affine fragment";
+    if (auto store = dyn_cast<StoreOp>(atomic))
+      chain.partialsDim = getPartialsDim(store);
   }
   // Every loop between the root and a member must accumulate the member's
   // result; the root is the scope just outside the outermost such loop.

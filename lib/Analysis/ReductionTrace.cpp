@@ -360,8 +360,10 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       member.reachesOutput = true;
       continue;
     }
-    if (isa<StoreOp>(user)) {
+    if (auto store = dyn_cast<StoreOp>(user)) {
       member.reachesOutput = true;
+      if (getPartialsDim(store) && !llvm::is_contained(member.atomics, user))
+        member.atomics.push_back(user);
       continue;
     }
     if (auto reduce = dyn_cast<ReduceOp>(user)) {
@@ -432,6 +434,17 @@ static SmallVector<Value> maskConditions(Value operand, ReduceKind kind,
 
 /// Analyses one reduction op.
 } // namespace
+
+std::optional<unsigned> getPartialsDim(StoreOp store) {
+  auto partition = store.getView().getDefiningOp<PartitionOp>();
+  auto arg = partition ? dyn_cast<BlockArgument>(partition.getSource())
+                       : BlockArgument();
+  auto kernel =
+      arg ? dyn_cast<KernelOp>(arg.getOwner()->getParentOp()) : KernelOp();
+  if (!kernel)
+    return std::nullopt;
+  return kernel.getArgPartialsDim(arg.getArgNumber());
+}
 
 Member analyseReduction(const KernelModel &model, Operation *op) {
   Member member;

@@ -35,6 +35,9 @@ struct Member {
   /// Loops enclosing the op with a slot that the result reaches but that is
   /// overwritten each iteration.
   llvm::SmallVector<int> overwrittenLoops;
+  /// The ops that combine the result across blocks: tile.atomic_add, and
+  /// tile.store into partial results (an argument marked tile.partials,
+  /// which a later kernel combines).
   llvm::SmallVector<mlir::Operation *> atomics;
   llvm::SmallVector<mlir::Operation *> accLinks;
   /// Conditions of the arith.selects (through float casts) that give the
@@ -55,6 +58,10 @@ struct Member {
   bool noSources = false;
   std::string unsupported;
 };
+
+/// The dim of partial results that `store` writes along (its view partitions
+/// a kernel argument marked tile.partials), if any.
+std::optional<unsigned> getPartialsDim(kbench::tile::StoreOp store);
 
 /// Analyses one tile.mma or tile.reduce: its sources, the loops that carry or
 /// overwrite it, its sinks. Sets `unsupported` when a step leaves what C9

@@ -86,7 +86,8 @@ void planShapes(const Task &task, const Manifest &manifest,
       continue;
     bool checked = listed(checkSets, set), timed = listed(timedSets, set);
     for (const ShapeCase &sc : it->second) {
-      std::vector<std::string> violated = violatedRequires(manifest, sc.dims);
+      std::vector<std::string> violated =
+          violatedRequires(manifest, sc.launchDims);
       if (violated.empty()) {
         if (checked)
           plan.shapes.push_back(sc);

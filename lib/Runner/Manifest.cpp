@@ -229,7 +229,7 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
       std::vector<int64_t> want = t.extents(sc.dims);
       std::vector<int64_t> got;
       try {
-        got = bufferExtents(*b, sc.dims);
+        got = bufferExtents(*b, sc.launchDims);
       } catch (const InputError &e) {
         throw InputError(file + ": " + e.what() + " at " + sc.label());
       }
@@ -249,6 +249,19 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
         !task.findOutput(b.name))
       throw InputError(file + ": buffer '" + b.name +
                        "' is not a task tensor; only temporaries may be extra");
+  for (const BufferSpec &b : m.buffers) {
+    if (b.role != BufferSpec::Role::Temporary)
+      continue;
+    for (const ShapeCase &sc : shapes) {
+      try {
+        bufferExtents(b, sc.launchDims);
+      } catch (const InputError &e) {
+        throw InputError(file + ": " + e.what() + " at " + sc.label() +
+                         " (a temporary's shape uses the task's dims and the "
+                         "derived_dims of task.json)");
+      }
+    }
+  }
 
   // Launch arguments against kernel params; every variant writes every output.
   std::vector<std::set<std::string>> writtenBy(m.variantCount());
@@ -273,10 +286,10 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
           throw InputError(where + "buffer rank " + std::to_string(b->shape.size()) +
                            ", param rank " + std::to_string(p.dims.size()));
         for (const ShapeCase &sc : shapes) {
-          std::vector<int64_t> extents = bufferExtents(*b, sc.dims);
+          std::vector<int64_t> extents = bufferExtents(*b, sc.launchDims);
           for (size_t d = 0; d < p.dims.size(); ++d) {
             std::string error;
-            std::optional<int64_t> v = p.dims[d].evaluate(sc.dims, error);
+            std::optional<int64_t> v = p.dims[d].evaluate(sc.launchDims, error);
             if (!v)
               throw InputError(where + "dims[" + std::to_string(d) + "]: " + error);
             if (*v != extents[d])
@@ -290,7 +303,7 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
         break;
       case KernelParamSpec::Kind::Dim:
         for (const ShapeCase &sc : shapes)
-          if (!sc.dims.count(arg))
+          if (!sc.launchDims.count(arg))
             throw InputError(where + "is not a dim of the task's shapes (" + sc.label() + ")");
         break;
       case KernelParamSpec::Kind::Scalar:
@@ -319,7 +332,7 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
   // as verdicts, by violatedRequires).
   for (const ShapeCase &sc : shapes) {
     try {
-      resolveLaunches(m, sc.dims);
+      resolveLaunches(m, sc.launchDims);
     } catch (const InputError &e) {
       throw InputError(std::string(e.what()) + " at " + sc.label());
     }

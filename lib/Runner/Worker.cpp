@@ -288,8 +288,10 @@ public:
     }
     for (const BufferSpec &b : plan.manifest->buffers)
       if (b.role == BufferSpec::Role::Temporary)
-        bufs[b.name] = at::zeros(bufferExtents(b, sc.dims),
-                                 at::TensorOptions().dtype(toScalarType(b.dtype)).device(dev.device));
+        bufs[b.name] = at::zeros(bufferExtents(b, sc.launchDims),
+                                 at::TensorOptions()
+                                     .dtype(toScalarType(b.dtype))
+                                     .device(dev.device));
     return bufs;
   }
 
@@ -344,7 +346,8 @@ public:
     nlohmann::json msg = id;
     msg["type"] = "case";
     if (!plan.manifest->variants.empty())
-      msg["variant"] = plan.manifest->variantName(selectVariant(*plan.manifest, sc.dims));
+      msg["variant"] = plan.manifest->variantName(
+          selectVariant(*plan.manifest, sc.launchDims));
 
     // The candidate runs on clones; the prepared inputs stay pristine, for
     // the reference and for the bitwise comparison of step 5.
@@ -484,7 +487,8 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
     // Prepared first: a draw announces its own step.
     TensorMap inputs = cloneAll(runner.prepare(sc, 0, Distribution::Randn)->inputs);
     runner.progress(id, "timing");
-    std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
+    std::vector<ResolvedLaunch> launches =
+        resolveLaunches(*plan.manifest, sc.launchDims);
     TensorMap buffers = runner.allocate(sc);
     LaunchSequence seq = runner.bind(launches, inputs, buffers);
     auto package = plan.compiledPackages.find(sc.label());
@@ -513,7 +517,8 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
     t["shape_id"] = id;
     // A dispatch bundle says which of its variants ran at this shape.
     if (!plan.manifest->variants.empty())
-      t["variant"] = plan.manifest->variantName(selectVariant(*plan.manifest, sc.dims));
+      t["variant"] = plan.manifest->variantName(
+          selectVariant(*plan.manifest, sc.launchDims));
     ch.send(t);
   }
 }
@@ -634,7 +639,8 @@ Outcome evaluateBundle(const EvalPlan &plan, const Device &dev, CaseCache &cache
     std::set<std::string> failedShapes;
     auto t1 = std::chrono::steady_clock::now();
     for (const ShapeCase &sc : plan.shapes) {
-      std::vector<ResolvedLaunch> launches = resolveLaunches(*plan.manifest, sc.dims);
+      std::vector<ResolvedLaunch> launches =
+          resolveLaunches(*plan.manifest, sc.launchDims);
       for (size_t s = 0; s < plan.seeds.size(); ++s)
         for (Distribution d : plan.distributions)
           if (!runner.run(sc, launches, static_cast<int>(s), d))

@@ -270,7 +270,8 @@ Task parseTask(const nlohmann::json &doc, const std::string &file) {
   Field root(doc, "", file);
   root.expectObject();
   root.allowOnly({"name", "kind", "description", "inputs", "outputs",
-                  "reference", "shapes", "tolerance", "cost", "allow_tf32"});
+                  "reference", "shapes", "tolerance", "cost", "allow_tf32",
+                  "derived_dims"});
   Task task;
   task.file = file;
   task.name = root.at("name").name();
@@ -395,6 +396,22 @@ Task parseTask(const nlohmann::json &doc, const std::string &file) {
   for (const TensorSpec &t : task.outputs)
     collect(t.shape, symbols);
 
+  // Derived dims: expressions over the shapes' dims, named apart from them.
+  std::optional<Field> derived = root.get("derived_dims");
+  std::vector<Field> derivedFields;
+  if (derived) {
+    derived->expectObject();
+    for (const auto &[name, value] : derived->members()) {
+      ShapeExpr expr = parseExprField(value);
+      if (symbols.count(name))
+        value.fail("'" + name +
+                   "' is a dim of the task's tensors or cost; a derived "
+                   "dim needs a name of its own");
+      task.derivedDims.emplace_back(name, expr);
+      derivedFields.push_back(value);
+    }
+  }
+
   // Shapes: every set is a list of {dim: value}; each must bind every dim.
   Field shapes = root.at("shapes");
   shapes.allowOnly({"tune", "check", "heldout"});
@@ -416,6 +433,10 @@ Task parseTask(const nlohmann::json &doc, const std::string &file) {
         int64_t v = value.integer();
         if (v < 1)
           value.fail("dims must be >= 1, got " + std::to_string(v));
+        if (derived && derived->get(dim.c_str()))
+          value.fail("'" + dim +
+                     "' is a derived dim (derived_dims); shapes bind the "
+                     "task's own dims only");
         sc.dims[dim] = v;
       }
       for (const std::string &s : symbols)
@@ -429,6 +450,21 @@ Task parseTask(const nlohmann::json &doc, const std::string &file) {
           t.extents(sc.dims);
       } catch (const InputError &e) {
         cases[i].fail(e.what());
+      }
+      sc.launchDims = sc.dims;
+      for (size_t d = 0; d < task.derivedDims.size(); ++d) {
+        const auto &[name, expr] = task.derivedDims[d];
+        std::string error;
+        std::optional<int64_t> v = expr.evaluate(sc.dims, error);
+        if (!v)
+          derivedFields[d].fail(
+              error + " at " + sc.label() +
+              " (derived dims are expressions over the shape's dims)");
+        if (*v < 1)
+          derivedFields[d].fail("'" + expr.str() + "' is " +
+                                std::to_string(*v) + " at " + sc.label() +
+                                "; dims must be >= 1");
+        sc.launchDims[name] = *v;
       }
       task.shapes[set].push_back(sc);
     }

@@ -127,6 +127,47 @@ TEST(Task, EveryShapeBindsEveryDim) {
   EXPECT_NE(errorOf(doc).find("dim 'Q' has no value"), std::string::npos) << errorOf(doc);
 }
 
+TEST(Task, DerivedDims) {
+  nlohmann::json doc = validTask();
+  doc["derived_dims"] = {{"P", "ceildiv(M, 2)"}};
+  Task t = parseTask(doc, "task.json");
+  ASSERT_EQ(t.derivedDims.size(), 1u);
+  EXPECT_EQ(t.derivedDims[0].first, "P");
+  const ShapeCase &check = t.shapes["check"][0];
+  // The shape stays as written; launches see the derived dim too.
+  EXPECT_EQ(check.dims.count("P"), 0u);
+  EXPECT_EQ(check.launchDims.at("P"), 1);
+  EXPECT_EQ(check.launchDims.at("M"), 1);
+  EXPECT_EQ(t.shapes["tune"][0].launchDims.at("P"), 32);
+  EXPECT_EQ(check.label(), "check[0] {M=1, N=129}");
+
+  doc["derived_dims"] = {{"M", "2 * N"}};
+  EXPECT_EQ(errorOf(doc),
+            "task.json: derived_dims.M: 'M' is a dim of the task's tensors or "
+            "cost; a derived dim needs a name of its own");
+  doc["derived_dims"] = {{"P", "K + 1"}};
+  EXPECT_EQ(
+      errorOf(doc),
+      "task.json: derived_dims.P: unknown symbol 'K' at check[0] {M=1, N=129} "
+      "(derived dims are expressions over the shape's dims)");
+  doc["derived_dims"] = {{"P", "M - 1"}};
+  EXPECT_EQ(errorOf(doc),
+            "task.json: derived_dims.P: 'M - 1' is 0 at check[0] {M=1, N=129}; "
+            "dims must be >= 1");
+  doc["derived_dims"] = {{"P", "M +"}};
+  EXPECT_NE(errorOf(doc).find("task.json: derived_dims.P: "),
+            std::string::npos);
+  doc["derived_dims"] = {{"P", "M"}};
+  doc["shapes"]["check"][0]["P"] = 3;
+  EXPECT_EQ(
+      errorOf(doc),
+      "task.json: shapes.check[0].P: 'P' is a derived dim (derived_dims); "
+      "shapes bind the task's own dims only");
+  doc = validTask();
+  doc["derived_dims"] = nlohmann::json::array();
+  EXPECT_NE(errorOf(doc).find("task.json: derived_dims: "), std::string::npos);
+}
+
 TEST(Task, KaimingNeedsRankTwo) {
   nlohmann::json doc = validTask();
   doc["inputs"][1]["init"] = "kaiming";

@@ -104,7 +104,11 @@ struct RefOp {
 struct ShapeCase {
   std::string set; ///< "tune", "check" or "heldout"
   int index = 0;
+  /// The shape as task.json writes it.
   SymbolValues dims;
+  /// `dims` and the task's derived dims: what a bundle's buffers, grids,
+  /// launch arguments and requires facts are evaluated at.
+  SymbolValues launchDims;
 
   /// "check[1] {M=7, N=129}".
   std::string label() const;
@@ -119,6 +123,11 @@ struct Task {
   /// "tune", "check", "heldout" -> shapes, in file order.
   std::map<std::string, std::vector<ShapeCase>> shapes;
   Tolerance tolerance;
+  /// `"derived_dims": {"P": "min(64, ceildiv(M, 256))"}`: dims a task
+  /// computes from its shape's dims, for the temporaries of its kernels (the
+  /// partial results of a reduction split across CTAs). Tensors and cost
+  /// formulas use the shape's dims only.
+  std::vector<std::pair<std::string, ShapeExpr>> derivedDims;
   std::optional<ShapeExpr> costFlops;
   std::optional<ShapeExpr> costBytes;
   /// The GEMM rate the flops floor is measured against: f32, tf32, bf16, f16.

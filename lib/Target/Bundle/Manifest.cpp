@@ -13,8 +13,10 @@
 
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -181,12 +183,21 @@ LaunchSequenceBuilder::buildBuffers(ModuleOp module) {
   return buffers;
 }
 
+/// Whether `op` computes an index from indices (the sizes of temporaries; the
+/// runner sizes them from their kernels' dims, so nothing here is run).
+static bool isIndexArithmetic(Operation &op) {
+  return isa<arith::ArithDialect>(op.getDialect()) && isPure(&op) &&
+         llvm::all_of(op.getResultTypes(),
+                      [](Type type) { return type.isIndex(); });
+}
+
 FailureOr<std::vector<bundle::LaunchSpec>> LaunchSequenceBuilder::buildLaunches(
     ModuleOp module, const std::vector<bundle::KernelSpec> &kernels) {
   std::vector<bundle::LaunchSpec> launches;
   for (Operation &op : entry.getBody().front()) {
-    if (isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp,
-            memref::DimOp, arith::ConstantOp>(op))
+    if (isa<func::ReturnOp, memref::AllocOp, memref::DeallocOp, memref::DimOp,
+            arith::ConstantOp>(op) ||
+        isIndexArithmetic(op))
       continue;
     auto launch = dyn_cast<LaunchOp>(op);
     if (!launch)

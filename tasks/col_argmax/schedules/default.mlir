@@ -1,11 +1,17 @@
-// Default schedule of col_argmax: 32 columns per CTA of 4 warps, walked 64
-// rows at a time (the shape of col_sum's schedule: 128 CTAs at the tune
-// shape for 132 SMs). vector_width 2: the int64 output allows 16-byte
-// accesses of at most 2 elements and the knob holds for every partition of
-// the kernel, so x is read 8 bytes at a time (when N % 2 == 0, which
-// tile-to-gpu checks at run time). Of three schedules measured on the H200
-// machine (2026-12-03, docs/results.md) it was the fastest at every timed
-// shape: 244 us at the tune shape against 527 us for 32 x 32 on one warp.
+// Default schedule of col_argmax. @col_argmax_partial: 32 columns per CTA of
+// 4 warps, walked 64 rows at a time (col_sum's tiles: at 65536 x 1024, 64
+// chunks x 32 column blocks = 2,048 CTAs of 16 row tiles each);
+// vector_width 4, x read 16 bytes at a time (when N % 4 == 0, which
+// tile-to-gpu checks at run time; the partials are f32 and i32).
+// @col_argmax_finish: the P <= 64 partials of 32 columns in one tile;
+// vector_width 2, the widest 16-byte access of its int64 output.
+//
+// The one-kernel form it replaced (one CTA per 32 columns walking all M
+// rows; BR = 64, BN = 32, vector_width 2) ran on the H200 machine
+// (2026-12-05, docs/results.md) at 241.6 us at the tune shape, 52.7 us at
+// 3000 x 1000 and 894.3 us at 65536 x 1024 (torch.compile 287.0 / 32.3 /
+// 551.2 us; eager 128.5 / 29.1 / 165.7 us). The split form has not yet run
+// on the H200 machine.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
@@ -14,11 +20,18 @@
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly}) {
-    %k = transform.structured.match ops{["tile.kernel"]} in %root
+    %partial = transform.structured.match ops{["tile.kernel"]}
+        attributes{sym_name = "col_argmax_partial"} in %root
         : (!transform.any_op) -> !transform.any_op
-    transform.tile.set_num_warps %k 4 : !transform.any_op
-    transform.tile.set_params %k {BR = 64, BN = 32} : !transform.any_op
-    transform.tile.vector_width %k 2 : !transform.any_op
+    transform.tile.set_num_warps %partial 4 : !transform.any_op
+    transform.tile.set_params %partial {BR = 64, BN = 32} : !transform.any_op
+    transform.tile.vector_width %partial 4 : !transform.any_op
+    %finish = transform.structured.match ops{["tile.kernel"]}
+        attributes{sym_name = "col_argmax_finish"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %finish 4 : !transform.any_op
+    transform.tile.set_params %finish {BP = 64, BN = 32} : !transform.any_op
+    transform.tile.vector_width %finish 2 : !transform.any_op
     transform.yield
   }
 }

@@ -49,7 +49,7 @@ tile.kernel @split_k_dup(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %x = tile.load %Xv[%m, %k] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
   scf.for %n = %c0 to %nn step %c1 {
     %w = tile.load %Wv[%n, %k] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
-    // expected-error @below {{k tile 0 (elements [0, 17) of K = 17) is reduced twice for output tile (0, 0) (M = 1, K = 17, N = 1): by tile.mma at}}
+    // expected-error @below {{k tile 0 (elements [0, 17) of K = 17) is reduced twice for output tile (0, 0) of Y (M = 1, K = 17, N = 1): by tile.mma at}}
     %p = tile.mma %x, %w, %z {transpose_b} : tensor<16x32xf32>, tensor<16x32xf32> -> tensor<16x16xf32>
     tile.atomic_add %p, %Yv[%m, %n] : tensor<16x16xf32>, !tile.part<16x16xf32>
   }

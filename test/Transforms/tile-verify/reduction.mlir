@@ -394,7 +394,7 @@ tile.kernel @two_atomics(%X: memref<?x?xf32> {tile.dims = ["M", "K"]},
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %x = tile.load %Xv[%m, %kb] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
   %w = tile.load %Wv[%m, %kb] : !tile.part<16x32xf32, pad = zero> -> tensor<16x32xf32>
-  // expected-error @below {{reduces every tile exactly once: its result reaches two tile.atomic_add ops}}
+  // expected-error @below {{reduces every tile exactly once: its result reaches two ops that combine it across blocks (tile.atomic_add, or a tile.store of partials)}}
   %p = tile.mma %x, %w, %z {transpose_b} : tensor<16x32xf32>, tensor<16x32xf32> -> tensor<16x16xf32>
   tile.atomic_add %p, %Yv[%m, %m] : tensor<16x16xf32>, !tile.part<16x16xf32>
   tile.atomic_add %p, %Yv[%m, %m] : tensor<16x16xf32>, !tile.part<16x16xf32>

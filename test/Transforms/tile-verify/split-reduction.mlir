@@ -62,7 +62,7 @@ tile.kernel @overlap(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
     %t = arith.addf %a, %x : tensor<4x1024xf32>
     scf.yield %t : tensor<4x1024xf32>
   }
-  // expected-error @below {{k tile 8 (elements [8192, 8193) of N = 8193) is reduced twice for output tile (0) (M = 1, N = 8193): by tile.reduce at}}
+  // expected-error @below {{k tile 8 (elements [8192, 8193) of N = 8193) is reduced twice for output tile (0) of Y (M = 1, N = 8193): by tile.reduce at}}
   %y = tile.reduce add %acc dim 1 : tensor<4x1024xf32> -> tensor<4xf32>
   tile.atomic_add %y, %Yv[%r] : tensor<4xf32>, !tile.part<4xf32>
   tile.return

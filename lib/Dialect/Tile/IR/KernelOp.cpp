@@ -20,6 +20,7 @@ using namespace mlir;
 using namespace kbench::tile;
 
 static constexpr StringLiteral kDimsAttrName = "tile.dims";
+static constexpr StringLiteral kPartialsAttrName = "tile.partials";
 
 bool kbench::tile::allowsTf32(Operation *op) {
   // The kernel's own attribute, or the copy tile-to-gpu keeps on the
@@ -152,6 +153,13 @@ SmallVector<StringRef> KernelOp::getArgDimNames(unsigned index) {
   return names;
 }
 
+std::optional<unsigned> KernelOp::getArgPartialsDim(unsigned index) {
+  auto dim = getArgAttrOfType<IntegerAttr>(index, kPartialsAttrName);
+  if (!dim)
+    return std::nullopt;
+  return dim.getInt();
+}
+
 std::optional<int64_t> KernelOp::getParamValue(StringRef name) {
   DictionaryAttr params = getParamsAttr();
   if (!params)
@@ -190,6 +198,15 @@ static LogicalResult verifyArgumentDims(KernelOp kernel,
     Type type = kernel.getArgumentTypes()[i];
     Attribute dimsAttr = kernel.getArgAttr(i, kDimsAttrName);
     auto memref = dyn_cast<MemRefType>(type);
+    if (Attribute partials = kernel.getArgAttr(i, kPartialsAttrName)) {
+      auto dim = dyn_cast<IntegerAttr>(partials);
+      if (!memref || !dim || dim.getInt() < 0 ||
+          dim.getInt() >= memref.getRank())
+        return kernel.emitOpError("tile.partials of argument #")
+               << i << " is " << partials
+               << "; it names the dim of a memref argument that holds "
+                  "partial results, an integer from 0 to its rank - 1";
+    }
     if (!memref) {
       if (!type.isIntOrIndexOrFloat())
         return kernel.emitOpError("argument #")

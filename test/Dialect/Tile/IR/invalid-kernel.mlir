@@ -46,6 +46,27 @@ tile.kernel @no_dims(%X: memref<?x?xf32>) {
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op tile.partials of argument #0 is 2 : i64; it names the dim of a memref argument that holds partial results, an integer from 0 to its rank - 1}}
+tile.kernel @partials_rank(%P: memref<?x?xf32> {tile.dims = ["P", "N"], tile.partials = 2}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op tile.partials of argument #0 is "P"; it names the dim of a memref argument that holds partial results, an integer from 0 to its rank - 1}}
+tile.kernel @partials_name(%P: memref<?x?xf32> {tile.dims = ["P", "N"], tile.partials = "P"}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op tile.partials of argument #0 is 0 : i64; it names the dim of a memref argument that holds partial results, an integer from 0 to its rank - 1}}
+tile.kernel @partials_scalar(%s: f32 {tile.partials = 0}) {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.kernel' op memref argument #0 has rank 2 but tile.dims names 1 dims}}
 tile.kernel @dims_rank(%X: memref<?x?xf32> {tile.dims = ["M"]}) {
   tile.return

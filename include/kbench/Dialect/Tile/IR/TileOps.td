@@ -48,6 +48,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     (integers, floats, index). Memref arguments may only be used by
     `tile.partition`.
 
+    A memref argument that holds partial results of a reduction, one per
+    coordinate along one of its dims, says so with `tile.partials = d`
+    (`{tile.dims = ["P", "N"], tile.partials = 0}`): a later kernel combines
+    them, and tile-verify proves that together they cover the reduced dim
+    once (docs/verification.md).
+
     `params` holds the knobs (positive integers) that partition tile sizes and
     transform scripts refer to by name. `requires` lists facts over dims and
     params (`"K % 8 == 0"`, `"N <= BN"`, grammar in
@@ -95,6 +101,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     /// The dim names of memref argument `index` (empty for scalars).
     ::llvm::SmallVector<::llvm::StringRef> getArgDimNames(unsigned index);
+    /// The dim of memref argument `index` that holds partial results (its
+    /// `tile.partials`), if it has one.
+    std::optional<unsigned> getArgPartialsDim(unsigned index);
     /// Value of param `name`, if the kernel declares it.
     std::optional<int64_t> getParamValue(::llvm::StringRef name);
     /// Every dim name in order of first appearance over the arguments.
