@@ -339,56 +339,6 @@ void checkManifestAgainstTask(const Manifest &m, const Task &task, const std::st
   }
 }
 
-size_t selectVariant(const Manifest &m, const SymbolValues &dims) {
-  for (size_t v = 0; v < m.variants.size(); ++v) {
-    bool all = true;
-    for (const ShapeFact &fact : m.variants[v].when) {
-      std::string error;
-      std::optional<bool> holds = fact.holds(dims, error);
-      if (!holds)
-        throw InputError(m.file + ": " + m.variants[v].field + ": when '" + fact.str() +
-                         "' cannot be evaluated: " + error);
-      all = all && *holds;
-    }
-    if (all)
-      return v;
-  }
-  // The reader makes the last variant a fallback without facts.
-  return m.variants.empty() ? 0 : m.variants.size() - 1;
-}
-
-std::vector<std::string> violatedRequires(const Manifest &m, const SymbolValues &dims) {
-  std::vector<std::string> result;
-  // Only the kernels the chosen variant launches must hold at this shape.
-  std::set<size_t> launched;
-  for (const LaunchSpec *l : m.launchesOf(selectVariant(m, dims)))
-    launched.insert(l->kernel);
-  for (size_t kernelIndex : launched) {
-    const KernelSpec &k = m.kernels[kernelIndex];
-    for (const ShapeFact &fact : k.requirements) {
-      std::string error;
-      std::optional<bool> holds = fact.holds(dims, error);
-      std::set<std::string> symbols;
-      fact.collectSymbols(symbols);
-      std::string values;
-      for (const std::string &s : symbols) {
-        auto it = dims.find(s);
-        values += (values.empty() ? "" : ", ") + s + "=" +
-                  (it == dims.end() ? std::string("?") : std::to_string(it->second));
-      }
-      if (!holds)
-        result.push_back("kernel '" + k.name + "' requires '" + fact.str() +
-                         "', which cannot be evaluated: " + error);
-      else if (!*holds)
-        result.push_back("kernel '" + k.name + "' requires '" + fact.str() +
-                         "', false at " + values +
-                         " (the bundle was compiled for shapes this one is not; pick a "
-                         "schedule whose requires hold on every task shape)");
-    }
-  }
-  return result;
-}
-
 std::vector<ResolvedLaunch> resolveLaunches(const Manifest &m, const SymbolValues &dims) {
   std::vector<ResolvedLaunch> result;
   for (const LaunchSpec *launch : m.launchesOf(selectVariant(m, dims))) {

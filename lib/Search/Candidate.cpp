@@ -4,7 +4,8 @@
 // transform legality (the tile.* ops refuse illegal knobs), the IR-hash
 // dedupe (a schedule whose IR equals an earlier one is not compiled again),
 // then tile-verify and the backend through compileScheduledModule, then the
-// ptxas resources (a spilling kernel never reaches a GPU).
+// ptxas resources (a spilling kernel never reaches a GPU) and the requires
+// facts at every task shape (a bundle the runner would refuse at one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +250,23 @@ CompiledCandidate TaskCompiler::compile(
     llvm::sys::fs::remove_directories(bundleDir);
     result.bundleDir.clear();
     return finish("resources");
+  }
+  // A requires fact a knob broke (a chunk size tied to a derived dim of
+  // task.json, an alignment the tiles no longer give) fails at some task
+  // shape, where the runner would refuse the bundle: refuse it here, before
+  // it costs GPU time.
+  for (const auto &[label, dims] : task.shapes) {
+    std::optional<std::string> why =
+        bundle::whyNotRunnableAt(compiled.manifest, dims);
+    if (!why)
+      continue;
+    diagnostics.add("error", bundleDir,
+                    *why + "; at " + label +
+                        " the runner would refuse the bundle, so the "
+                        "candidate is not evaluated");
+    llvm::sys::fs::remove_directories(bundleDir);
+    result.bundleDir.clear();
+    return finish("shapes");
   }
   return finish("compiled");
 }

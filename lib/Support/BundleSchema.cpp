@@ -524,4 +524,69 @@ bool tryWriteManifestFile(const std::filesystem::path &dir, const BundleManifest
   }
 }
 
+size_t selectVariant(const BundleManifest &m, const SymbolValues &dims) {
+  for (size_t v = 0; v < m.variants.size(); ++v) {
+    bool all = true;
+    for (const ShapeFact &fact : m.variants[v].when) {
+      std::string error;
+      std::optional<bool> holds = fact.holds(dims, error);
+      if (!holds)
+        throw InputError(m.file + ": " + m.variants[v].field + ": when '" +
+                         fact.str() + "' cannot be evaluated: " + error);
+      all = all && *holds;
+    }
+    if (all)
+      return v;
+  }
+  // The reader makes the last variant a fallback without facts.
+  return m.variants.empty() ? 0 : m.variants.size() - 1;
+}
+
+std::vector<std::string> violatedRequires(const BundleManifest &m,
+                                          const SymbolValues &dims) {
+  std::vector<std::string> result;
+  // Only the kernels the chosen variant launches must hold at this shape.
+  std::set<size_t> launched;
+  for (const LaunchSpec *l : m.launchesOf(selectVariant(m, dims)))
+    launched.insert(l->kernel);
+  for (size_t kernelIndex : launched) {
+    const KernelSpec &k = m.kernels[kernelIndex];
+    for (const ShapeFact &fact : k.requirements) {
+      std::string error;
+      std::optional<bool> holds = fact.holds(dims, error);
+      std::set<std::string> symbols;
+      fact.collectSymbols(symbols);
+      std::string values;
+      for (const std::string &s : symbols) {
+        auto it = dims.find(s);
+        values +=
+            (values.empty() ? "" : ", ") + s + "=" +
+            (it == dims.end() ? std::string("?") : std::to_string(it->second));
+      }
+      if (!holds)
+        result.push_back("kernel '" + k.name + "' requires '" + fact.str() +
+                         "', which cannot be evaluated: " + error);
+      else if (!*holds)
+        result.push_back(
+            "kernel '" + k.name + "' requires '" + fact.str() + "', false at " +
+            values +
+            " (the bundle was compiled for shapes this one is not; pick a "
+            "schedule whose requires hold on every task shape)");
+    }
+  }
+  return result;
+}
+
+std::optional<std::string> whyNotRunnableAt(const BundleManifest &manifest,
+                                            const SymbolValues &dims) {
+  try {
+    std::vector<std::string> violated = violatedRequires(manifest, dims);
+    if (violated.empty())
+      return std::nullopt;
+    return violated.front();
+  } catch (const InputError &e) {
+    return std::string(e.what());
+  }
+}
+
 } // namespace kbench::bundle

@@ -510,6 +510,9 @@ std::optional<TaskSignature> tryReadTaskSignature(const std::filesystem::path &t
         for (const auto &[dim, value] : sc.dims)
           dims.insert(dim);
     signature.dims.assign(dims.begin(), dims.end());
+    for (const auto &[set, cases] : task.shapes)
+      for (const ShapeCase &sc : cases)
+        signature.shapes.emplace_back(sc.label(), sc.launchDims);
     signature.allowTf32 = task.allowTf32;
     return signature;
   } catch (const InputError &e) {

@@ -64,15 +64,10 @@ struct ResolvedLaunch {
   std::vector<Arg> args;
 };
 
-/// The variant of a dispatch bundle that runs at `dims`: the first whose
-/// `when` facts all hold (the last has none). 0 without dispatch. Throws
-/// InputError when a fact cannot be evaluated (a dim the shape lacks).
-size_t selectVariant(const Manifest &manifest, const SymbolValues &dims);
-
-/// The requires facts of every kernel the variant at `dims` launches that do not hold at `dims`, as
-/// messages naming the kernel, the fact and the dim values. Empty when all
-/// hold.
-std::vector<std::string> violatedRequires(const Manifest &manifest, const SymbolValues &dims);
+// selectVariant and violatedRequires (kbench/Support/BundleSchema.h): the
+// compiler's search uses them too, to refuse a candidate before a GPU does.
+using bundle::selectVariant;
+using bundle::violatedRequires;
 
 /// Grids and arguments of the launch sequence at `dims` (of the variant
 /// selectVariant picks). Throws InputError

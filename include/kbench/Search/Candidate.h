@@ -54,8 +54,9 @@ struct Descriptors {
 struct CompiledCandidate {
   /// The last stage reached: "schedule" (a transform op refused it),
   /// "duplicate" (the scheduled IR equals an earlier candidate's), "verify"
-  /// (tile-verify refuted it), "lower", "resources" (ptxas spills), or
-  /// "compiled" (a bundle was written).
+  /// (tile-verify refuted it), "lower", "resources" (ptxas spills),
+  /// "shapes" (a requires fact fails at a task shape, where the runner would
+  /// refuse the bundle), or "compiled" (a bundle was written).
   std::string stage;
   bool ok() const { return stage == "compiled"; }
   std::vector<driver::CollectedDiagnostic> diagnostics;

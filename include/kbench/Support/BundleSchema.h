@@ -237,6 +237,23 @@ std::optional<BundleManifest> tryParseManifestFile(const std::filesystem::path &
 bool tryWriteManifestFile(const std::filesystem::path &dir, const BundleManifest &manifest,
                           std::string &error);
 
+/// The variant of a dispatch bundle that runs at `dims`: the first whose
+/// `when` facts all hold (the last has none). 0 without dispatch. Throws
+/// InputError when a fact cannot be evaluated (a dim the shape lacks).
+size_t selectVariant(const BundleManifest &manifest, const SymbolValues &dims);
+
+/// The requires facts of every kernel the variant at `dims` launches that do
+/// not hold at `dims`, as messages naming the kernel, the fact and the dim
+/// values. Empty when all hold.
+std::vector<std::string> violatedRequires(const BundleManifest &manifest,
+                                          const SymbolValues &dims);
+
+/// violatedRequires' first message, or the InputError of a variant fact that
+/// cannot be evaluated; nullopt when the bundle runs at `dims`. Does not
+/// throw (for the compiler, built without exceptions).
+std::optional<std::string> whyNotRunnableAt(const BundleManifest &manifest,
+                                            const SymbolValues &dims);
+
 } // namespace kbench::bundle
 
 #endif // KBENCH_SUPPORT_BUNDLESCHEMA_H

@@ -11,6 +11,8 @@
 #ifndef KBENCH_SUPPORT_TASKSIGNATURE_H
 #define KBENCH_SUPPORT_TASKSIGNATURE_H
 
+#include "kbench/Support/ShapeExpr.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -26,6 +28,9 @@ struct TaskSignature {
   std::vector<std::string> dims;
   /// task.json's "allow_tf32" (Task::allowTf32).
   bool allowTf32 = false;
+  /// Every shape of every set: its label ("check[0] {M=7, N=67}") and the
+  /// dims a bundle is launched with there (ShapeCase::launchDims).
+  std::vector<std::pair<std::string, SymbolValues>> shapes;
 };
 
 /// Parses and validates `<taskDir>/task.json` (Task.h's parseTaskFile).

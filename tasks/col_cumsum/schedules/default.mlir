@@ -1,9 +1,12 @@
-// Default schedule of col_cumsum: 32 columns per CTA of 4 warps, walked 64
-// rows at a time; the scan down a tile crosses the lanes and the warps that
+// Default schedule of col_cumsum, both kernels alike: 32 columns per CTA of
+// 4 warps, walked 64 rows at a time (a CTA per chunk of 1024 rows and
+// column block); the scan down a tile crosses the lanes and the warps that
 // share a column. A column scan is sequential within a CTA, so narrow
 // column blocks (many CTAs) matter more than wide accesses. 16-byte
 // accesses (vector_width 4) when N % 4 == 0, which tile-to-gpu checks at
-// run time. schedules/dispatch.json uses it below 4096 columns.
+// run time. schedules/dispatch.json uses it below 4096 columns. The numbers
+// in dispatch.json are of the one-kernel form (one CTA walking all M rows
+// of its columns); the split form has not yet run on the H200 machine.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
