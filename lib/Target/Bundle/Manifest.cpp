@@ -186,7 +186,8 @@ LaunchSequenceBuilder::buildBuffers(ModuleOp module) {
 /// Whether `op` computes an index from indices (the sizes of temporaries; the
 /// runner sizes them from their kernels' dims, so nothing here is run).
 static bool isIndexArithmetic(Operation &op) {
-  return isa<arith::ArithDialect>(op.getDialect()) && isPure(&op) &&
+  return isa_and_nonnull<arith::ArithDialect>(op.getDialect()) &&
+         isMemoryEffectFree(&op) &&
          llvm::all_of(op.getResultTypes(),
                       [](Type type) { return type.isIndex(); });
 }
