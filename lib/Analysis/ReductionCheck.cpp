@@ -519,8 +519,18 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
     chain.atomic = model.getAccess(atomic);
     if (!chain.atomic || !chain.atomic->unsupported.empty())
       return describeOp(atomic) + " is outside the affine fragment";
-    if (auto store = dyn_cast<StoreOp>(atomic))
+    if (auto store = dyn_cast<StoreOp>(atomic)) {
       chain.partialsDim = getPartialsDim(store);
+      // A tile of several partials would hold one value in each (a
+      // broadcast), which the combining kernel would count once per copy.
+      const ViewInfo &view = model.getViews()[chain.atomic->view];
+      if (view.tileShape[*chain.partialsDim] != 1)
+        return describeOp(atomic) + " stores partials in tiles of " +
+               std::to_string(view.tileShape[*chain.partialsDim]) +
+               " along dim " + std::to_string(*chain.partialsDim) +
+               " (tile.partials); each partial needs a tile of its own, of "
+               "size 1 along that dim";
+    }
   }
   // Every loop between the root and a member must accumulate the member's
   // result; the root is the scope just outside the outermost such loop.

@@ -143,10 +143,28 @@ tile.kernel @partials_two_places(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   %p1 = arith.subi %p, %c1 : index
   %r = arith.subi %p1, %c : index
   %x = tile.load %Xv[%c, %jb] : !tile.part<64x32xf32, pad = neg_inf> -> tensor<64x32xf32>
-  // expected-error @+1 {{[C9] unsupported: cannot prove that tile.reduce at}}
+  // expected-error-re @+1 {{[C9] unsupported: cannot prove that tile.reduce at {{.*}} reduces every tile exactly once: its result reaches two ops that combine it across blocks (tile.atomic_add, or a tile.store of partials)}}
   %t = tile.reduce max %x dim 0 : tensor<64x32xf32> -> tensor<32xf32>
   %b2 = tile.expand_dims %t dim 0 : tensor<32xf32> -> tensor<1x32xf32>
   tile.store %b2, %PMv[%c, %jb] : tensor<1x32xf32>, !tile.part<1x32xf32>
   tile.store %b2, %PNv[%r, %jb] : tensor<1x32xf32>, !tile.part<1x32xf32>
+  tile.return
+}
+
+// -----
+
+// Partials in tiles of 2 along the partials dim: the one value of a block
+// would fill two partials, which the combining kernel would count twice.
+tile.kernel @partials_wide(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
+                           %PM: memref<?x?xf32> {tile.dims = ["P", "N"], tile.partials = 0})
+    requires ["P == 2 * ceildiv(M, 64)"] {
+  %Xv = tile.partition %X tile [64, 32] pad(neg_inf) : memref<?x?xf32> -> !tile.part<64x32xf32, pad = neg_inf>
+  %PMv = tile.partition %PM tile [2, 32] : memref<?x?xf32> -> !tile.part<2x32xf32>
+  %jb, %c = tile.grid %PMv dims [1, 0] : !tile.part<2x32xf32>
+  %x = tile.load %Xv[%c, %jb] : !tile.part<64x32xf32, pad = neg_inf> -> tensor<64x32xf32>
+  // expected-error-re @+1 {{[C9] unsupported: cannot prove that tile.reduce at {{.*}} reduces every tile exactly once: tile.store at {{.*}} stores partials in tiles of 2 along dim 0 (tile.partials); each partial needs a tile of its own, of size 1 along that dim}}
+  %t = tile.reduce max %x dim 0 : tensor<64x32xf32> -> tensor<32xf32>
+  %b2 = tile.broadcast %t dims [0] : tensor<32xf32> -> tensor<2x32xf32>
+  tile.store %b2, %PMv[%c, %jb] : tensor<2x32xf32>, !tile.part<2x32xf32>
   tile.return
 }
