@@ -490,9 +490,10 @@ void ChainChecker::checkMismatch(const Member &member) {
 /// Whether `a` and `b` store partials along the same dim at the same tile
 /// coordinates (a running max and its index, stored side by side): then
 /// either one's output tiles instance the chain.
-static bool arePartialsAlike(Operation *a, Operation *b) {
+static bool arePartialsAlike(const KernelModel &model, Operation *a,
+                             Operation *b) {
   auto sa = dyn_cast<StoreOp>(a), sb = dyn_cast<StoreOp>(b);
-  return sa && sb && getPartialsDim(sa) == getPartialsDim(sb) &&
+  return sa && sb && getPartialsDim(model, a) == getPartialsDim(model, b) &&
          llvm::equal(sa.getIndices(), sb.getIndices());
 }
 
@@ -509,7 +510,7 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
       if (model.getViews()[s.load->view].tileShape[s.axis] != chain.tileSize)
         return "its operands tile the reduced dim with different tile sizes";
     for (Operation *a : m->atomics) {
-      if (atomic && atomic != a && !arePartialsAlike(atomic, a))
+      if (atomic && atomic != a && !arePartialsAlike(model, atomic, a))
         return "its result reaches two ops that combine it across blocks "
                "(tile.atomic_add, or a tile.store of partials)";
       atomic = a;
@@ -519,8 +520,8 @@ static std::string setUpChain(const KernelModel &model, Chain &chain) {
     chain.atomic = model.getAccess(atomic);
     if (!chain.atomic || !chain.atomic->unsupported.empty())
       return describeOp(atomic) + " is outside the affine fragment";
-    if (auto store = dyn_cast<StoreOp>(atomic)) {
-      chain.partialsDim = getPartialsDim(store);
+    chain.partialsDim = getPartialsDim(model, atomic);
+    if (chain.partialsDim) {
       // A tile of several partials would hold one value in each (a
       // broadcast), which the combining kernel would count once per copy.
       const ViewInfo &view = model.getViews()[chain.atomic->view];

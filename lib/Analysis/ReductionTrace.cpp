@@ -360,9 +360,10 @@ static void traceForward(const KernelModel &model, Value value, Member &member,
       member.reachesOutput = true;
       continue;
     }
-    if (auto store = dyn_cast<StoreOp>(user)) {
+    if (isa<StoreOp>(user)) {
       member.reachesOutput = true;
-      if (getPartialsDim(store) && !llvm::is_contained(member.atomics, user))
+      if (getPartialsDim(model, user) &&
+          !llvm::is_contained(member.atomics, user))
         member.atomics.push_back(user);
       continue;
     }
@@ -435,15 +436,13 @@ static SmallVector<Value> maskConditions(Value operand, ReduceKind kind,
 /// Analyses one reduction op.
 } // namespace
 
-std::optional<unsigned> getPartialsDim(StoreOp store) {
-  auto partition = store.getView().getDefiningOp<PartitionOp>();
-  auto arg = partition ? dyn_cast<BlockArgument>(partition.getSource())
-                       : BlockArgument();
-  auto kernel =
-      arg ? dyn_cast<KernelOp>(arg.getOwner()->getParentOp()) : KernelOp();
-  if (!kernel)
+std::optional<unsigned> getPartialsDim(const KernelModel &model,
+                                       Operation *op) {
+  const AccessInfo *access = isa<StoreOp>(op) ? model.getAccess(op) : nullptr;
+  if (!access)
     return std::nullopt;
-  return kernel.getArgPartialsDim(arg.getArgNumber());
+  return model.getKernel().getArgPartialsDim(
+      model.getViews()[access->view].argIndex);
 }
 
 Member analyseReduction(const KernelModel &model, Operation *op) {

@@ -59,9 +59,11 @@ struct Member {
   std::string unsupported;
 };
 
-/// The dim of partial results that `store` writes along (its view partitions
-/// a kernel argument marked tile.partials), if any.
-std::optional<unsigned> getPartialsDim(kbench::tile::StoreOp store);
+/// The dim of partial results that `op` (a tile.store) writes along: its
+/// view's kernel argument is marked tile.partials. None for other ops and
+/// for accesses outside the model.
+std::optional<unsigned> getPartialsDim(const KernelModel &model,
+                                       mlir::Operation *op);
 
 /// Analyses one tile.mma or tile.reduce: its sources, the loops that carry or
 /// overwrite it, its sinks. Sets `unsupported` when a step leaves what C9

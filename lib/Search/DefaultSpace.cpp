@@ -56,6 +56,7 @@ private:
   std::string knob(StringRef name) const { return prefix + name.str(); }
   void writeKnob(StringRef name, const std::vector<int64_t> &options);
   void writeAlternatives(StringRef name, StringRef rewrite);
+  void writeToggle(StringRef op);
   void addBudgets();
   void writeTensorCores();
 
@@ -88,6 +89,11 @@ void KernelSpaceWriter::writeAlternatives(StringRef name, StringRef rewrite) {
      << "      " << rewrite << " : !transform.any_op\n"
      << "      transform.yield\n"
      << "    }\n";
+}
+
+// A rewrite switched on by `transform.tile.<op> %k 1`, under the op's name.
+void KernelSpaceWriter::writeToggle(StringRef op) {
+  writeAlternatives(op, "transform.tile." + op.str() + " " + handle + " 1");
 }
 
 // One per-thread budget per partition tile: at most 64 elements per thread
@@ -157,22 +163,18 @@ void KernelSpaceWriter::write() {
   }
   // Masks only on the tiles that need them.
   if (maskBoundaryTilesFits(kernel))
-    writeAlternatives("mask_boundary_tiles",
-                      "transform.tile.mask_boundary_tiles " + handle + " 1");
+    writeToggle("mask_boundary_tiles");
   // Reading a row once (several row passes re-loading a tile). The held-tile
   // budget at the chosen sizes is left to the op's legality rule, which
   // refuses the candidate.
   if (singlePassFitsSomeSizes(kernel))
-    writeAlternatives("single_pass",
-                      "transform.tile.single_pass " + handle + " 1");
+    writeToggle("single_pass");
   // Storing a transposed tile through padded shared memory.
   if (stageTransposesFits(kernel))
-    writeAlternatives("stage_transposes",
-                      "transform.tile.stage_transposes " + handle + " 1");
+    writeToggle("stage_transposes");
   // A matmul epilogue through shared memory, in a rolled loop.
   if (stageEpilogueFits(kernel))
-    writeAlternatives("stage_epilogue",
-                      "transform.tile.stage_epilogue " + handle + " 1");
+    writeToggle("stage_epilogue");
   if (tensorCoreMmaFits(kernel))
     writeTensorCores();
 }
