@@ -78,7 +78,7 @@ static void requireVariantFacts(ModuleOp module,
 
 /// Appends `variant`'s manifest to `merged`: kernels after the earlier
 /// variants' (launch indices shifted), buffers once (a temporary two variants
-/// declare must be the same buffer), launches tagged with the variant.
+/// declare alike is one buffer), launches tagged with the variant.
 static LogicalResult mergeManifest(bundle::BundleManifest &merged,
                                    bundle::BundleManifest variant, size_t variantIndex,
                                    const DispatchVariant &spec, ModuleOp module) {
@@ -86,20 +86,38 @@ static LogicalResult mergeManifest(bundle::BundleManifest &merged,
     merged.target = variant.target;
     merged.task = variant.task;
   }
+  auto shapeText = [](const bundle::BufferSpec &b) {
+    std::string text;
+    for (const ShapeExpr &e : b.shape)
+      text += e.str() + ";";
+    return text;
+  };
+  auto alike = [&](const bundle::BufferSpec &a, const bundle::BufferSpec &b) {
+    return a.dtype == b.dtype && a.role == b.role &&
+           shapeText(a) == shapeText(b);
+  };
+  // Temporaries are named by their order in the entry function (tmp0,
+  // tmp1, ...), so variants with kernels of their own can number unlike
+  // buffers alike: such a temporary takes the variant's name as a suffix.
+  for (bundle::BufferSpec &buffer : variant.buffers) {
+    const bundle::BufferSpec *known = merged.findBuffer(buffer.name);
+    if (buffer.role != bundle::BufferSpec::Role::Temporary || !known ||
+        alike(*known, buffer))
+      continue;
+    std::string renamed = buffer.name + "__" + spec.name;
+    for (bundle::LaunchSpec &launch : variant.launches)
+      for (std::string &arg : launch.args)
+        if (arg == buffer.name)
+          arg = renamed;
+    buffer.name = renamed;
+  }
   for (bundle::BufferSpec &buffer : variant.buffers) {
     const bundle::BufferSpec *known = merged.findBuffer(buffer.name);
     if (!known) {
       merged.buffers.push_back(std::move(buffer));
       continue;
     }
-    auto shapeText = [](const bundle::BufferSpec &b) {
-      std::string text;
-      for (const ShapeExpr &e : b.shape)
-        text += e.str() + ";";
-      return text;
-    };
-    if (known->dtype != buffer.dtype || known->role != buffer.role ||
-        shapeText(*known) != shapeText(buffer))
+    if (!alike(*known, buffer))
       return module.emitError("dispatch variant '")
              << spec.name << "' declares buffer '" << buffer.name
              << "' unlike an earlier variant (dtype, role or shape); the variants of one "
@@ -140,15 +158,27 @@ LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &op
   };
   for (size_t v = 0; v < dispatch->variants.size(); ++v) {
     const DispatchVariant &variant = dispatch->variants[v];
+    // A variant may bring its own kernels (another structure for its
+    // shapes); the others schedule the task's kernel file.
+    std::string kernelPath = options.kernelPath;
+    if (!variant.kernel.empty())
+      kernelPath =
+          variant.kernel.is_absolute()
+              ? variant.kernel.string()
+              : (std::filesystem::path(options.taskDir) / variant.kernel)
+                    .string();
     auto failVariant = [&] {
+      std::string what = "schedule " + variant.schedule.string();
+      if (!variant.kernel.empty())
+        what += ", kernel " + kernelPath;
       diagnostics.add("note", options.dispatchPath,
-                      "while compiling dispatch variant '" + variant.name + "' (schedule " +
-                          variant.schedule.string() + ")");
+                      "while compiling dispatch variant '" + variant.name +
+                          "' (" + what + ")");
       return failure();
     };
-    OwningOpRef<ModuleOp> module = parseAndScheduleKernel(
-        context, options.kernelPath, variant.schedule.string(), task,
-        diagnostics, result);
+    OwningOpRef<ModuleOp> module =
+        parseAndScheduleKernel(context, kernelPath, variant.schedule.string(),
+                               task, diagnostics, result);
     if (!module || failed(renameKernels(*module, variant.name)))
       return failVariant();
 

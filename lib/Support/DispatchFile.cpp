@@ -38,7 +38,7 @@ DispatchFile parseDispatch(const std::filesystem::path &file,
   std::set<std::string> names;
   for (size_t v = 0; v < variants.size(); ++v) {
     const Field &f = variants[v];
-    f.allowOnly({"name", "when", "schedule"});
+    f.allowOnly({"name", "when", "schedule", "kernel"});
     DispatchVariant variant;
     std::string schedule = f.at("schedule").string();
     if (schedule.empty())
@@ -46,6 +46,12 @@ DispatchFile parseDispatch(const std::filesystem::path &file,
     variant.schedule = std::filesystem::path(schedule).is_absolute()
                            ? std::filesystem::path(schedule)
                            : file.parent_path() / schedule;
+    if (auto kernel = f.get("kernel")) {
+      std::string text = kernel->string();
+      if (text.empty())
+        kernel->fail("names no file");
+      variant.kernel = text;
+    }
     if (auto name = f.get("name")) {
       variant.name = name->string();
       if (!isSymbolSuffix(variant.name))

@@ -1,7 +1,10 @@
-//===- DispatchFile.h - A task's shape-specialized schedules -----*- C++ -*-===//
+//===- DispatchFile.h - A task's shape-specialized schedules -----*- C++
+//-*-===//
 //
 // A dispatch file (schedules/dispatch.json; docs/schedules.md, "Dispatch by
-// shape") lists schedules of one kernel, each with the shapes it is for:
+// shape") lists schedules of the task's kernel (or of a kernel file a variant
+// names, for shapes that need another structure), each with the shapes it is
+// for:
 //
 //   {"variants": [
 //     {"name": "tma", "when": ["M >= 128"], "schedule": "tma.mlir"},
@@ -34,6 +37,12 @@ struct DispatchVariant {
   std::vector<ShapeFact> when;
   /// The transform script, resolved against the dispatch file's folder.
   std::filesystem::path schedule;
+  /// The kernel file the schedule applies to, as written: relative to the
+  /// task's folder (the compiler resolves it), or absolute; empty for the
+  /// task's own kernel (TASK_DIR/kernel.mlir). A variant of another
+  /// structure (a reduction split across CTAs for the shapes with few rows,
+  /// say) brings its own kernels and entry function.
+  std::filesystem::path kernel;
 };
 
 struct DispatchFile {
