@@ -46,7 +46,7 @@ std::optional<RunRecord> Archive::getRun() {
   std::vector<SqlRow> rows;
   std::string error;
   if (!run("SELECT task, target, space_hash, fitness, evaluator, seed, "
-           "round_size, budget, strategy, start, score FROM run",
+           "round_size, budget, strategy, start, score, kernel FROM run",
            {}, &rows, error) ||
       rows.empty())
     return std::nullopt;
@@ -63,17 +63,19 @@ std::optional<RunRecord> Archive::getRun() {
   record.strategy = toText(row[8]);
   record.start = toText(row[9]);
   record.score = toText(row[10]);
+  record.kernel = toText(row[11]);
   return record;
 }
 
 bool Archive::setRun(const RunRecord &record, std::string &error) {
-  return run("INSERT INTO run (id, task, target, space_hash, fitness, evaluator, "
-             "seed, round_size, budget, strategy, start, score) VALUES (1, ?, ?, "
-             "?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-             {record.task, record.target, record.spaceHash, record.fitness,
-              record.evaluator, record.seed, record.roundSize, record.budget,
-              record.strategy, record.start, record.score},
-             nullptr, error);
+  return run(
+      "INSERT INTO run (id, task, target, space_hash, fitness, evaluator, "
+      "seed, round_size, budget, strategy, start, score, kernel) VALUES (1, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+      {record.task, record.target, record.spaceHash, record.fitness,
+       record.evaluator, record.seed, record.roundSize, record.budget,
+       record.strategy, record.start, record.score, record.kernel},
+      nullptr, error);
 }
 
 bool Archive::setBudget(int64_t budget, std::string &error) {

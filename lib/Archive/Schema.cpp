@@ -104,6 +104,12 @@ CREATE UNIQUE INDEX results_one_accepted ON results (job_id, request_id)
   WHERE accepted = 1;
 CREATE INDEX results_job ON results (job_id);
 )sql",
+    // 4 -> 5: the kernel file a search ran on, relative to the task's
+    // folder ('' for its kernel.mlir), which --export-dispatch writes into
+    // the variants (2026-12-06).
+    R"sql(
+ALTER TABLE run ADD COLUMN kernel TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == kArchiveSchemaVersion,
               "one migration per schema version");

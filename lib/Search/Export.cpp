@@ -26,11 +26,13 @@ static void writeExportedScript(llvm::raw_ostream &os, const CandidateRecord &be
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  os << "// Exported by kbench search " << date << " from " << archivePath << ":\n"
-     << "// candidate " << Engine::nameOf(best.round, best.index) << " (operator "
-     << best.op << ", parents " << best.parents << ") of task " << run.task
-     << ", target " << run.target << ", seed " << run.seed << ", start "
-     << run.start << ", score " << run.score << ".\n"
+  os << "// Exported by kbench search " << date << " from " << archivePath
+     << ":\n"
+     << "// candidate " << Engine::nameOf(best.round, best.index)
+     << " (operator " << best.op << ", parents " << best.parents << ") of task "
+     << run.task << ", target " << run.target << ", seed " << run.seed
+     << ", start " << run.start << ", score " << run.score
+     << (run.kernel.empty() ? std::string() : ", kernel " + run.kernel) << ".\n"
      << "// knobs " << best.knobs << "\n";
   auto medians = [&](llvm::StringRef what, std::optional<double> fitness,
                      llvm::StringRef kind, std::optional<double> candidate,
@@ -331,6 +333,9 @@ bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &rec
         return false;
     }
     llvm::json::Object entry{{"name", name}, {"schedule", file->second}};
+    // The schedules are of the kernel file the search ran on.
+    if (!run.kernel.empty())
+      entry["kernel"] = run.kernel;
     if (!variant.when.empty()) {
       llvm::json::Array when;
       for (const std::string &fact : variant.when)

@@ -53,14 +53,18 @@ static std::string runMismatch(const RunRecord &stored, const RunRecord &now) {
                   : std::string(what) + " '" + a + "', not '" + b + "'";
   };
   for (std::string why :
-       {differ("task", stored.task, now.task), differ("target", stored.target, now.target),
+       {differ("task", stored.task, now.task),
+        differ("target", stored.target, now.target),
         differ("seed", std::to_string(stored.seed), std::to_string(now.seed)),
         differ("fitness", stored.fitness, now.fitness),
         differ("strategy", stored.strategy, now.strategy),
         differ("start", stored.start, now.start),
         differ("score", stored.score, now.score),
-        differ("round size", std::to_string(stored.roundSize), std::to_string(now.roundSize)),
-        differ("space (sha256)", stored.spaceHash.substr(0, 12), now.spaceHash.substr(0, 12))})
+        differ("kernel", stored.kernel, now.kernel),
+        differ("round size", std::to_string(stored.roundSize),
+               std::to_string(now.roundSize)),
+        differ("space (sha256)", stored.spaceHash.substr(0, 12),
+               now.spaceHash.substr(0, 12))})
     if (!why.empty())
       return why;
   return "";
@@ -243,9 +247,28 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!compiler)
     return fail(error);
 
-  // The space: a file, or derived from the kernel (never schedules/default.mlir).
+  // The kernel file searched, as the archive and --export-dispatch name it:
+  // relative to the task's folder ("" for its kernel.mlir), else absolute.
+  std::string kernelRecord;
+  if (!kernelPath.empty()) {
+    llvm::SmallString<256> kernelAbs(kernelPath), taskAbs(taskDir);
+    fs::make_absolute(kernelAbs);
+    fs::make_absolute(taskAbs);
+    path::remove_dots(kernelAbs, /*remove_dot_dot=*/true);
+    path::remove_dots(taskAbs, /*remove_dot_dot=*/true);
+    llvm::StringRef rel = kernelAbs;
+    std::string prefix = taskAbs.str().str() + "/";
+    kernelRecord = rel.starts_with(prefix) ? rel.drop_front(prefix.size()).str()
+                                           : rel.str();
+    if (kernelRecord == "kernel.mlir")
+      kernelRecord.clear();
+  }
+
+  // The space: a file, or derived from the kernel (never
+  // schedules/default.mlir). The task's schedules/space.mlir is the space of
+  // its kernel.mlir, so a search of another kernel file derives its own.
   std::string spaceText, spaceName;
-  if (spacePath.empty()) {
+  if (spacePath.empty() && kernelRecord.empty()) {
     llvm::SmallString<256> candidate(taskDir);
     path::append(candidate, "schedules", "space.mlir");
     if (fs::exists(candidate))
@@ -293,6 +316,7 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
     return fail(error);
   RunRecord run{taskName, target, sha256(spaceText), fitness, "", int64_t(seed),
                 options.roundSize, options.budget, strategy, start, score};
+  run.kernel = kernelRecord;
   std::optional<RunRecord> stored = archive->getRun();
   if (resume && !stored)
     return fail("--resume: the archive " + archivePath + " holds no search to resume");

@@ -49,6 +49,7 @@ TEST_P(ArchiveTest, StoresAndReadsBackEveryField) {
   run.seed = 7;
   run.roundSize = 2;
   run.budget = 4;
+  run.kernel = "kernel_split.mlir";
   ASSERT_TRUE(archive->setRun(run, error)) << error;
   // Run twice (as after a lost connection): still one run.
   ASSERT_TRUE(archive->setRun(run, error)) << error;
@@ -57,6 +58,7 @@ TEST_P(ArchiveTest, StoresAndReadsBackEveryField) {
   EXPECT_EQ(stored->task, "row_sum");
   EXPECT_EQ(stored->seed, 7);
   EXPECT_EQ(stored->strategy, "map-elites");
+  EXPECT_EQ(stored->kernel, "kernel_split.mlir");
 
   CandidateRecord record;
   record.round = 1;

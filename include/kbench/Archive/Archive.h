@@ -34,6 +34,9 @@ struct RunRecord {
   std::string strategy = "map-elites"; ///< "map-elites" or "grid" (Engine.h)
   std::string start = "random"; ///< "random" or "naive" (Engine.h)
   std::string score = "multi";  ///< "tune" or "multi" (Scoring.h)
+  /// The kernel file searched: relative to the task's folder, or absolute
+  /// when outside it; "" for the task's kernel.mlir.
+  std::string kernel;
 };
 
 /// One evaluation of a candidate: the fields a report gives.

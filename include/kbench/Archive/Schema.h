@@ -17,7 +17,7 @@
 namespace kbench::search {
 
 /// The schema version this kbench writes.
-inline constexpr int kArchiveSchemaVersion = 4;
+inline constexpr int kArchiveSchemaVersion = 5;
 
 /// Brings `db` up to kArchiveSchemaVersion; an archive newer than this
 /// kbench is refused. `where` names the archive in errors.
