@@ -4,9 +4,9 @@
 // share a column. A column scan is sequential within a CTA, so narrow
 // column blocks (many CTAs) matter more than wide accesses. 16-byte
 // accesses (vector_width 4) when N % 4 == 0, which tile-to-gpu checks at
-// run time. schedules/dispatch.json uses it below 4096 columns. The numbers
-// in dispatch.json are of the one-kernel form (one CTA walking all M rows
-// of its columns); the split form has not yet run on the H200 machine.
+// run time. schedules/dispatch.json uses these row chunks below 4096
+// columns: on an H100 machine (2026-12-06) 46.1 and 362.2 us at 3000 x 1000
+// and 65536 x 1024, against 90.5 and 1710.6 us for the one-pass kernel.
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
