@@ -267,9 +267,12 @@ FailureOr<bundle::BundleManifest> buildManifest(ModuleOp module,
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isDeclaration())
       entries.push_back(func);
+  // Reported at the module's location, without the module printed after it.
   if (entries.size() != 1)
-    return module.emitError("a task's kernel.mlir needs exactly one host "
-                            "func.func that launches its kernels, found ")
+    return mlir::emitError(
+               module.getLoc(),
+               "a kernel file needs exactly one host func.func (the "
+               "entry function, which launches its kernels), found ")
            << entries.size();
 
   bundle::BundleManifest manifest;
