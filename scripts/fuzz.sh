@@ -80,11 +80,20 @@ seed_target() {
   }
   case "$t" in
     tile-ir|tile-verify|lowering)
-      for f in "$root"/tasks/*/kernel.mlir; do
-        cp "$f" "$out/seed_task_$(basename "$(dirname "$f")")"
-        "$root/build/bin/kbench-opt" "$f" \
-          --transform-preload-library="transform-library-paths=$(dirname "$f")/schedules/default.mlir" \
-          --transform-interpreter >"$out/seed_scheduled_$(basename "$(dirname "$f")")" 2>/dev/null || true
+      # Every kernel file of a task (kernel.mlir and a dispatch variant's own,
+      # kernel_*.mlir), raw and under each of the task's schedules that
+      # applies to it (a schedule written for another kernel file fails and
+      # leaves no seed).
+      for f in "$root"/tasks/*/kernel*.mlir; do
+        local task name sched
+        task=$(basename "$(dirname "$f")") name=$(basename "$f" .mlir)
+        cp "$f" "$out/seed_task_${task}_$name"
+        for sched in "$(dirname "$f")"/schedules/*.mlir; do
+          "$root/build/bin/kbench-opt" "$f" \
+            --transform-preload-library="transform-library-paths=$sched" \
+            --transform-interpreter >"$out/seed_scheduled_${task}_${name}_$(basename "$sched" .mlir)" \
+            2>/dev/null || rm -f "$out/seed_scheduled_${task}_${name}_$(basename "$sched" .mlir)"
+        done
       done
       if [ "$t" != lowering ]; then
         while IFS= read -r f; do split_mlir "$f"; done < <(cd "$root" &&
