@@ -1,5 +1,4 @@
-//===- DispatchFile.h - A task's shape-specialized schedules -----*- C++
-//-*-===//
+//===- DispatchFile.h - A task's shape-specialized schedules -----*- C++ -*-===//
 //
 // A dispatch file (schedules/dispatch.json; docs/schedules.md, "Dispatch by
 // shape") lists schedules of the task's kernel (or of a kernel file a variant
