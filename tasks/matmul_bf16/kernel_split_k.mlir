@@ -10,8 +10,8 @@
 // C9 proves that the P partials of each output tile together see each K
 // tile exactly once). @matmul_bf16_sum adds the P partials of each output
 // element in chunk order, so the result is bitwise reproducible. The
-// partials cost 2 * 4 * P * M * N bytes of traffic (2 MB at M = 16, N =
-// 4096, K = 4096) against the 32 MB of w.
+// partials are 4 * P * M * N bytes, written once and read once (2 MB each
+// way at M = 16, N = 4096, K = 4096), against the 32 MB of w.
 tile.kernel @matmul_bf16_partial(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
                                  %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
                                  %PY: memref<?x?x?xf32> {tile.dims = ["P", "M", "N"], tile.partials = 0})
