@@ -20,7 +20,7 @@
 // registers (198 causal), no spills.
 //
 // On an H100 machine (2026-12-06, docs/results.md, runs
-// 2026-12-06-suite-h100 and -variants-h100, the same machine session) at
+// 2026-12-06-suite-h100 and -variants-h100, one machine, minutes apart) at
 // 128 x 4096 x 128: 2957.9 us with 3 stages against 3099.4 us with 2 (4.6%
 // faster; causal 1689.2 against 1747.1 us, 3.3%), and faster at both
 // heldout shapes (64.9 / 438.6 against 67.2 / 447.0 us; causal 61.8 / 312.8

@@ -11,7 +11,7 @@
 // (2026-12-05, docs/results.md) at 241.6 us at the tune shape, 52.7 us at
 // 3000 x 1000 and 894.3 us at 65536 x 1024 (torch.compile 287.0 / 32.3 /
 // 551.2 us; eager 128.5 / 29.1 / 165.7 us). On an H100 machine
-// (2026-12-06, both forms in one machine session) the split took 97.9 /
+// (2026-12-06, both forms on one machine, minutes apart) the split took 97.9 /
 // 14.5 / 101.2 us against 236.7 / 51.9 / 851.6 us for the one-kernel form
 // (torch.compile 269.4 / 30.8 / 527.7 us).
 //
