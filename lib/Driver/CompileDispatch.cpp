@@ -101,18 +101,16 @@ static LogicalResult mergeManifest(bundle::BundleManifest &merged,
   // buffers alike: such a temporary takes the variant's name as a suffix.
   for (bundle::BufferSpec &buffer : variant.buffers) {
     const bundle::BufferSpec *known = merged.findBuffer(buffer.name);
-    if (buffer.role != bundle::BufferSpec::Role::Temporary || !known ||
-        alike(*known, buffer))
-      continue;
-    std::string renamed = buffer.name + "__" + spec.name;
-    for (bundle::LaunchSpec &launch : variant.launches)
-      for (std::string &arg : launch.args)
-        if (arg == buffer.name)
-          arg = renamed;
-    buffer.name = renamed;
-  }
-  for (bundle::BufferSpec &buffer : variant.buffers) {
-    const bundle::BufferSpec *known = merged.findBuffer(buffer.name);
+    if (known && !alike(*known, buffer) &&
+        buffer.role == bundle::BufferSpec::Role::Temporary) {
+      std::string renamed = buffer.name + "__" + spec.name;
+      for (bundle::LaunchSpec &launch : variant.launches)
+        for (std::string &arg : launch.args)
+          if (arg == buffer.name)
+            arg = renamed;
+      buffer.name = renamed;
+      known = merged.findBuffer(renamed);
+    }
     if (!known) {
       merged.buffers.push_back(std::move(buffer));
       continue;
