@@ -1,5 +1,5 @@
 // Cross-entropy with the columns of each row split across CTAs, for shapes
-// with few rows (schedules/dispatch-split.json: M <= 1024). At 512 x 32000
+// with few rows (schedules/dispatch.json: M <= 1024). At 512 x 32000
 // kernel.mlir's 4 rows per CTA give 128 CTAs, each walking 32,000 columns:
 // 42% of the copy floor on an H100 machine (2026-12-06). Here the columns
 // are cut into P chunks of BC (task.json's derived dim P = ceildiv(N, 4096);

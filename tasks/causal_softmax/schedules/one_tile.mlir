@@ -1,11 +1,11 @@
-// Candidate schedule of causal_softmax for rows of up to 4096 columns (the
-// tune shape's 4,096 and the heldout 3,000), not yet measured on a GPU: one
-// row per CTA of 8 warps in one tile, read once (transform.tile.single_pass,
-// a fast path taken where the row fits the tile; 16 values per thread, 48
-// registers, no spills). The default (2 rows of
+// The one_tile variant of causal_softmax's dispatch (schedules/dispatch.json:
+// rows of 2049 to 4096 columns): one row per CTA of 8 warps in one tile, read
+// once (transform.tile.single_pass, a fast path taken where the row fits the
+// tile; 16 values per thread, 48 registers, no spills). The default (2 rows of
 // 1024 columns per 4-warp CTA, masks on the boundary tiles only) reads each
-// row twice and took 71.7 us at 4096 x 4096 on an H100 machine (2026-12-06,
-// 62% of the copy floor, 0.82x torch.compile).
+// row twice. On the H200 machine (2026-12-06): 41.7 against 54.1 us at
+// 4096 x 4096, 35.0 against 35.5 us at 3000 x 3000, but 28.2 against 13.2 us
+// at 2048 x 1000, where most of each CTA's tile is masked.
 //
 //   kbench compile tasks/causal_softmax --schedule tasks/causal_softmax/schedules/one_tile.mlir -o OUT
 module attributes {transform.with_named_sequence} {

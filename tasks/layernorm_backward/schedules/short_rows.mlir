@@ -1,12 +1,11 @@
-// Candidate schedule of layernorm_backward for rows under about 2048 columns
-// (the heldout 3000 x 1000), not yet measured on a GPU: one row of up to 1024
+// The short_rows variant of layernorm_backward's dispatch
+// (schedules/dispatch.json: rows of up to 1024 columns): one row of up to 1024
 // columns per CTA of 2 warps, read once (transform.tile.single_pass; 111
 // registers, no spills), the pattern of rmsnorm's and add_rmsnorm_bf16's
-// short-rows variants (add_rmsnorm_bf16 went from 25.8 to 13.4 us at 3000 x
-// 1000). The default (one row of 2048 columns per 4-warp CTA, already single-
-// pass) took 22.3 us against 14.6 us for eager and 15.8 us for torch.compile
-// at 3000 x 1000 on an H100 machine (2026-12-06). Rows wider than the tile
-// take the kernel's multi-pass loop, so the task would dispatch on N.
+// short-rows variants. The default (one row of 2048 columns per 4-warp CTA,
+// already single-pass) keeps the wider rows. On the H200 machine (2026-12-06):
+// 15.4 against 21.9 us for the default at 3000 x 1000 (torch.compile 13.8 us).
+// Rows wider than the tile would take the kernel's multi-pass loop.
 //
 //   kbench compile tasks/layernorm_backward --schedule tasks/layernorm_backward/schedules/short_rows.mlir -o OUT
 module attributes {transform.with_named_sequence} {

