@@ -1,0 +1,20 @@
+// Candidate variant of rotary_cache for heads of up to 64 columns
+// (schedules/dispatch-narrow-heads.json), not yet measured on a GPU: 4 tokens
+// by 4 heads of up to 64 columns per CTA of 4 warps, the elements of the
+// default's 4 by 2 heads of 128 without its empty half: at the heldout
+// T = 4096, 8 heads of 64 the default's tiles are half padding (0.73x
+// torch.compile on the H200 machine, 2026-12-06, 32% of the floor). Its
+// kernel requires H <= BH, so it runs only inside the dispatch.
+//
+//   kbench compile tasks/rotary_cache --dispatch tasks/rotary_cache/schedules/dispatch-narrow-heads.json -o OUT
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BT = 4, BNH = 4, BH = 64} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}

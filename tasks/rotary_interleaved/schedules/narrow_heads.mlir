@@ -1,0 +1,20 @@
+// Candidate variant of rotary_interleaved for heads of up to 64 columns
+// (schedules/dispatch-narrow-heads.json), not yet measured on a GPU: 1 token
+// by 16 heads of up to 64 columns per CTA of 4 warps, the elements of the
+// default's 1 by 8 heads of 128 without its empty half: at the heldout
+// T = 4096, 8 heads of 64 the default's tiles are half padding (0.76x and
+// 0.80x torch.compile on the H200 machine, 2026-12-06, 32-37% of the floor).
+// Its kernel requires H <= BH, so it runs only inside the dispatch.
+//
+//   kbench compile tasks/rotary_interleaved --dispatch tasks/rotary_interleaved/schedules/dispatch-narrow-heads.json -o OUT
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(
+      %root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %k 4 : !transform.any_op
+    transform.tile.set_params %k {BT = 1, BNH = 16, BH = 64} : !transform.any_op
+    transform.tile.vector_width %k 4 : !transform.any_op
+    transform.yield
+  }
+}
