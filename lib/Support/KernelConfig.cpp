@@ -32,6 +32,14 @@ const std::vector<KnobSpec> &getKnobTable() {
        "rows of blocks per group of the grouped (L2-friendly) block order; 1 "
        "is row-major",
        "a group holds at least one row of blocks"},
+      {Knob::MinCtasPerSm, "min_ctas_per_sm", "transform.tile.min_ctas_per_sm",
+       /*defaultValue=*/1, /*min=*/1, /*max=*/kSm90aLimits.maxBlocksPerSm,
+       /*powerOfTwo=*/false,
+       "CTAs one SM must hold at once (PTX .minnctapersm): ptxas keeps the "
+       "registers per thread within 65536 / (min_ctas_per_sm x threads); 1 "
+       "leaves them to ptxas",
+       "an SM holds at most 32 CTAs and 2048 threads, so also "
+       "min_ctas_per_sm x 32 x num_warps <= 2048"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -137,6 +145,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.numWarps = getKnobSpec(Knob::NumWarps).defaultValue;
   config.vectorWidth = getKnobSpec(Knob::VectorWidth).defaultValue;
   config.groupM = getKnobSpec(Knob::GroupM).defaultValue;
+  config.minCtasPerSm = getKnobSpec(Knob::MinCtasPerSm).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -147,6 +156,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.vectorWidth = value;
     else if (spec->knob == Knob::GroupM)
       config.groupM = value;
+    else if (spec->knob == Knob::MinCtasPerSm)
+      config.minCtasPerSm = value;
   }
   return config;
 }
@@ -157,6 +168,8 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::VectorWidth, vectorWidth))
     return failure;
   if (auto failure = checkKnobValue(Knob::GroupM, groupM))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::MinCtasPerSm, minCtasPerSm))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

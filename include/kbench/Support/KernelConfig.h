@@ -111,7 +111,14 @@ int64_t residentCtasPerSm(const TargetLimits &limits, int64_t threads,
 
 /// The knobs a schedule sets, each stored as a param of the tile.kernel,
 /// except PipelineStages, an attribute of the K loop it concerns.
-enum class Knob { NumWarps, VectorWidth, GroupM, PipelineStages, TileSize };
+enum class Knob {
+  NumWarps,
+  VectorWidth,
+  GroupM,
+  MinCtasPerSm,
+  PipelineStages,
+  TileSize
+};
 
 /// One row of the knob table.
 struct KnobSpec {
@@ -163,6 +170,7 @@ struct KernelConfig {
   int64_t numWarps = 0;
   int64_t vectorWidth = 0;
   int64_t groupM = 0;
+  int64_t minCtasPerSm = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

@@ -1,7 +1,7 @@
 //===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
 //
-// Reads num_warps, vector_width and group_m through the kernel config and
-// refuses values the knob table does not allow (Knobs.h).
+// Reads num_warps, vector_width, group_m and min_ctas_per_sm through the kernel
+// config and refuses values the knob table does not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,5 +23,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.numWarps = config.numWarps;
   knobs.vectorWidth = config.vectorWidth;
   knobs.groupM = config.groupM;
+  knobs.minCtasPerSm = config.minCtasPerSm;
   return knobs;
 }

@@ -1,10 +1,11 @@
 //===- Knobs.h - The knobs tile-to-gpu reads --------------------*- C++ -*-===//
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
-// reads a kernel's knobs (num_warps, vector_width, group_m), so that the
-// layout assignment, the pipelining plan and the lowering agree. The values
-// and their rules come from the kernel config (kbench/Support/KernelConfig.h,
-// the one owner of every knob and sm_90a limit); this file only adapts it.
+// reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm),
+// so that the layout assignment, the pipelining plan and the lowering agree.
+// The values and their rules come from the kernel config
+// (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
+// limit); this file only adapts it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,8 @@ struct KernelKnobs {
   int64_t numWarps = 4;
   int64_t vectorWidth = 1;
   int64_t groupM = 1;
+  /// PTX .minnctapersm when above 1 (the kernel's min_ctas_per_sm).
+  int64_t minCtasPerSm = 1;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

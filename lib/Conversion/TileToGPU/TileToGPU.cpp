@@ -381,6 +381,11 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   b.getI32IntegerAttr(
                       getWarpSpecializedRegisters(knobs->numWarps).kernel));
+  // ptxas keeps the registers per thread low enough that this many CTAs fit
+  // an SM (PTX .minnctapersm with the .reqntid of the block size above).
+  if (knobs->minCtasPerSm > 1)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(knobs->minCtasPerSm));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 

@@ -285,6 +285,12 @@ kbench::gpu_lowering::whyNotWarpSpecialized(tile::KernelOp kernel) {
                   "warpgroup exits after the K loop of the first tile, so the "
                   "next would have none; drop transform.tile.persistent or "
                   "transform.tile.warp_specialize";
+  if (int64_t ctas = tile::getKernelConfig(kernel).minCtasPerSm; ctas > 1)
+    return llvm::formatv("{0} sets min_ctas_per_sm = {1}: warp "
+                         "specialization sets the kernel's register limit "
+                         "itself (.maxnreg); drop one of the two",
+                         name, ctas)
+        .str();
   SmallVector<scf::ForOp> loops = getTmaLoops(kernel);
   int64_t tmaLoops = loops.size();
   if (tmaLoops == 0)

@@ -291,6 +291,39 @@ static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
   return std::nullopt;
 }
 
+/// min_ctas_per_sm: in range, that many CTAs of the kernel's threads fit the
+/// SM's threads, and no warp specialization, whose .maxnreg already decides
+/// the registers (two register limits would contradict each other).
+static std::optional<KnobFailure> checkMinCtasPerSm(KernelOp kernel) {
+  std::optional<int64_t> ctas =
+      kernel.getParamValue(knobParam(Knob::MinCtasPerSm));
+  if (!ctas)
+    return std::nullopt;
+  if (std::optional<std::string> range =
+          checkKnobValue(Knob::MinCtasPerSm, *ctas))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
+  if (*ctas == 1)
+    return std::nullopt;
+  int64_t threads = getLaunchBlockSize(kernel);
+  if (*ctas * threads > kSm90aLimits.maxThreadsPerSm)
+    return KnobFailure{
+        llvm::formatv("min_ctas_per_sm = {0}: {0} CTAs of {1} threads are "
+                      "{2} threads, more than the {3} an SM holds; use "
+                      "min_ctas_per_sm <= {4} or fewer warps",
+                      *ctas, threads, *ctas * threads,
+                      kSm90aLimits.maxThreadsPerSm,
+                      kSm90aLimits.maxThreadsPerSm / threads),
+        kernel.getLoc(), "in this kernel"};
+  if (kernel->hasAttr(kWarpSpecializedAttrName))
+    return KnobFailure{
+        llvm::formatv("min_ctas_per_sm = {0} on warp-specialized @{1}: "
+                      "transform.tile.warp_specialize sets the kernel's "
+                      "register limit itself (.maxnreg); drop one of the two",
+                      *ctas, kernel.getSymName()),
+        kernel.getLoc(), "in this kernel"};
+  return std::nullopt;
+}
+
 /// Shared memory for staging mma operands (SharedBudget.h: the buffers the
 /// lowering allocates, with the pipeline stages set so far) and accumulator
 /// registers per thread; the lowering keeps both per CTA.
@@ -496,6 +529,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkVectorWidth(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkMinCtasPerSm(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;

@@ -355,7 +355,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 }
 
 //===----------------------------------------------------------------------===//
-// SetNumWarpsOp, VectorWidthOp, RasterOp
+// SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -377,6 +377,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 KBENCH_KNOB_OP(SetNumWarpsOp, knobParam(Knob::NumWarps))
 KBENCH_KNOB_OP(VectorWidthOp, knobParam(Knob::VectorWidth))
 KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
+KBENCH_KNOB_OP(MinCtasPerSmOp, knobParam(Knob::MinCtasPerSm))
 
 #undef KBENCH_KNOB_OP
 

@@ -157,6 +157,34 @@ def RasterOp : Tile_TransformOp<"raster"> {
   let hasVerifier = 1;
 }
 
+def MinCtasPerSmOp : Tile_TransformOp<"min_ctas_per_sm"> {
+  let summary = "Ask ptxas to fit a number of CTAs on each SM";
+  let description = [{
+    ```mlir
+    transform.tile.min_ctas_per_sm %k 2 : !transform.any_op
+    ```
+    Stores the `min_ctas_per_sm` param. tile-to-gpu then gives the kernel
+    PTX's `.minnctapersm` beside its `.reqntid`, so ptxas keeps the
+    registers per thread within 65536 / (min_ctas_per_sm x threads) (128 for
+    two CTAs of 256 threads), spilling if it must: occupancy traded against
+    registers, which ptxas reports in the manifest. 1, the default, leaves
+    the registers to ptxas. The host target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is outside 1..32, when that many CTAs
+    of the kernel's threads exceed the SM's 2048 threads, or when the kernel
+    is warp-specialized (transform.tile.warp_specialize sets its register
+    limit itself). Later ops (set_num_warps, warp_specialize) recheck it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
