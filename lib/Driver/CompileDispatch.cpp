@@ -133,45 +133,36 @@ static LogicalResult mergeManifest(bundle::BundleManifest &merged,
   return success();
 }
 
-/// Warns about every variant that no check shape of task.json runs. The
-/// runner launches the first variant whose `when` facts all hold; the check
-/// shapes are the ones every evaluation compares (the host target's, a
-/// search's screening), the tune and heldout shapes only the full protocol
-/// on a GPU. A variant no check shape reaches would go through those runs
-/// unexercised. A warning, not an error: the proof makes the bundle safe,
-/// and a user trying a dispatch file may not have chosen the shapes yet.
-static void warnUncheckedVariants(const DispatchFile &dispatch,
+/// Warns about every variant of `merged` that no check shape of task.json
+/// runs, by the runner's own rule (bundle::trySelectVariant: the first
+/// variant whose `when` facts hold). The check shapes are the ones every
+/// evaluation compares (the host target's, a search's screening), the tune
+/// and heldout shapes only the full protocol on a GPU; a variant no check
+/// shape reaches would go through those runs unexercised. A warning, not an
+/// error: the proof makes the bundle safe, and a user trying a dispatch file
+/// may not have chosen the shapes yet.
+static void warnUncheckedVariants(const bundle::BundleManifest &merged,
                                   const TaskSignature &task,
                                   StringRef dispatchPath,
                                   DiagnosticCollector &diagnostics) {
-  std::vector<bool> checked(dispatch.variants.size(), false);
+  std::vector<bool> checked(merged.variants.size(), false);
   bool anyCheckShape = false;
   for (const auto &[label, dims] : task.shapes) {
     if (!StringRef(label).starts_with("check["))
       continue;
     anyCheckShape = true;
-    for (size_t v = 0; v < dispatch.variants.size(); ++v) {
-      bool holds = true;
-      for (const ShapeFact &fact : dispatch.variants[v].when) {
-        std::string error;
-        std::optional<bool> value = fact.holds(dims, error);
-        holds = value && *value;
-        if (!holds)
-          break;
-      }
-      if (holds) {
-        checked[v] = true;
-        break;
-      }
-    }
+    std::string error;
+    if (std::optional<size_t> variant =
+            bundle::trySelectVariant(merged, dims, error))
+      checked[*variant] = true;
   }
   if (!anyCheckShape)
     return;
-  for (size_t v = 0; v < dispatch.variants.size(); ++v)
+  for (size_t v = 0; v < merged.variants.size(); ++v)
     if (!checked[v])
       diagnostics.add(
           "warning", dispatchPath,
-          "dispatch variant '" + dispatch.variants[v].name +
+          "dispatch variant '" + merged.variants[v].name +
               "' runs at none of the task's check shapes (the runner "
               "launches the first variant whose `when` facts hold), so "
               "evaluations of the check shapes alone (the host target, a "
@@ -191,7 +182,6 @@ LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &op
     diagnostics.add("error", "", readError);
     return failure();
   }
-  warnUncheckedVariants(*dispatch, task, options.dispatchPath, diagnostics);
 
   std::vector<OwningOpRef<ModuleOp>> modules;
   bundle::BundleManifest merged;
@@ -264,6 +254,7 @@ LogicalResult compileDispatchTask(MLIRContext &context, const CompileOptions &op
     recordVerification();
   if (options.stopAfterVerify)
     return success();
+  warnUncheckedVariants(merged, task, options.dispatchPath, diagnostics);
 
   // One module holds every variant's kernels; the backends lower all of them
   // and drop the host functions (each variant's @main, already described).

@@ -524,15 +524,19 @@ bool tryWriteManifestFile(const std::filesystem::path &dir, const BundleManifest
   }
 }
 
-size_t selectVariant(const BundleManifest &m, const SymbolValues &dims) {
+std::optional<size_t> trySelectVariant(const BundleManifest &m,
+                                       const SymbolValues &dims,
+                                       std::string &error) {
   for (size_t v = 0; v < m.variants.size(); ++v) {
     bool all = true;
     for (const ShapeFact &fact : m.variants[v].when) {
-      std::string error;
-      std::optional<bool> holds = fact.holds(dims, error);
-      if (!holds)
-        throw InputError(m.file + ": " + m.variants[v].field + ": when '" +
-                         fact.str() + "' cannot be evaluated: " + error);
+      std::string why;
+      std::optional<bool> holds = fact.holds(dims, why);
+      if (!holds) {
+        error = m.file + ": " + m.variants[v].field + ": when '" + fact.str() +
+                "' cannot be evaluated: " + why;
+        return std::nullopt;
+      }
       all = all && *holds;
     }
     if (all)
@@ -540,6 +544,14 @@ size_t selectVariant(const BundleManifest &m, const SymbolValues &dims) {
   }
   // The reader makes the last variant a fallback without facts.
   return m.variants.empty() ? 0 : m.variants.size() - 1;
+}
+
+size_t selectVariant(const BundleManifest &m, const SymbolValues &dims) {
+  std::string error;
+  std::optional<size_t> variant = trySelectVariant(m, dims, error);
+  if (!variant)
+    throw InputError(error);
+  return *variant;
 }
 
 std::vector<std::string> violatedRequires(const BundleManifest &m,

@@ -242,6 +242,12 @@ bool tryWriteManifestFile(const std::filesystem::path &dir, const BundleManifest
 /// InputError when a fact cannot be evaluated (a dim the shape lacks).
 size_t selectVariant(const BundleManifest &manifest, const SymbolValues &dims);
 
+/// selectVariant for code built without exceptions (the compiler): nullopt
+/// with the message in `error` when a fact cannot be evaluated.
+std::optional<size_t> trySelectVariant(const BundleManifest &manifest,
+                                       const SymbolValues &dims,
+                                       std::string &error);
+
 /// The requires facts of every kernel the variant at `dims` launches that do
 /// not hold at `dims`, as messages naming the kernel, the fact and the dim
 /// values. Empty when all hold.
