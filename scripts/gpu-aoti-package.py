@@ -12,7 +12,8 @@
 # Package names are keys, computed exactly as lib/Runner/BaselinePlan.cpp
 # computes them: "<task>-<FNV-1a 64 of the key text>-<dims>-<dtypes>-torch<X.Y.Z>.pt2",
 # the key text being the reference, the outputs and every input's dtype and
-# extents at the shape. A package already in CACHE_DIR is reused. Every
+# extents at the shape. A package already in CACHE_DIR is reused; when every
+# one is, the script imports no torch and takes a fraction of a second. Every
 # package is built in this one process, so only the first pays inductor's
 # cold caches. CACHE_DIR/index.json records, per package, the task, shape,
 # build seconds, bytes, torch version and inductor mode.
@@ -254,7 +255,29 @@ def build_one(task, dims, output, name):
     return {"seconds": time.time() - t0}
 
 
+def packages_to_build(args, tasks, torch_version):
+    """(work, reused): the packages missing from CACHE_DIR, and how many are there."""
+    work, reused = [], 0
+    for task in tasks:
+        for set_name, index_in_set, dims in timed_shapes(task, args.sets):
+            name = package_name(task, dims, torch_version)
+            label = shape_label(set_name, index_in_set, dims)
+            if os.path.exists(os.path.join(args.output, name)):
+                reused += 1
+                print("gpu-aoti-package: %s %s: reusing %s" % (task["name"], label, name))
+                continue
+            work.append((task, dims, name, label))
+    return work, reused
+
+
 def build_packages(args, tasks, torch_version):
+    # Every package already built: done without importing torch, which costs
+    # seconds on each call of a loop that measures a search round at a time.
+    work, reused = packages_to_build(args, tasks, torch_version)
+    if not work:
+        print("gpu-aoti-package: 0 built, %d reused, in %s (nothing to build; torch not imported)" %
+              (reused, args.output))
+        return 0
     try:
         import torch
     except ImportError as e:
@@ -284,18 +307,8 @@ def build_packages(args, tasks, torch_version):
     index.update({"torch": torch.__version__, "inductor_mode": INDUCTOR_MODE,
                   "inductor_configs": INDUCTOR_CONFIGS})
     status = 0
-    built = reused = 0
+    built = 0
     failed = index.setdefault("failed", {})
-    work = []
-    for task in tasks:
-        for set_name, index_in_set, dims in timed_shapes(task, args.sets):
-            name = package_name(task, dims, torch_version)
-            label = shape_label(set_name, index_in_set, dims)
-            if os.path.exists(os.path.join(args.output, name)):
-                reused += 1
-                print("gpu-aoti-package: %s %s: reusing %s" % (task["name"], label, name))
-                continue
-            work.append((task, dims, name, label))
 
     def record(task, dims, name, label, outcome):
         nonlocal built, status
@@ -397,11 +410,12 @@ def main(argv):
     if args.torch_version:
         version = torch_version_of(args.torch_version)
     else:
+        # The installed distribution's version, read without importing torch.
         try:
-            import torch
-        except ImportError:
+            import importlib.metadata
+            version = torch_version_of(importlib.metadata.version("torch"))
+        except importlib.metadata.PackageNotFoundError:
             p.error("no torch here: pass --torch-version X.Y.Z")
-        version = torch_version_of(torch.__version__)
 
     if args.list:
         rows = []

@@ -40,7 +40,10 @@
 #
 # A run cut short keeps what it finished: KBENCH_STOP_AFTER=S starts no
 # bundle once S seconds have passed since the script started (exit 3: not
-# every bundle was evaluated), and KBENCH_RESUME=1 continues in the same
+# every bundle was evaluated; when a bundle also failed the status stays 1,
+# so OUT_DIR/incomplete, written when the run stops early and removed when
+# a run gets through every bundle, is what says more are left), and
+# KBENCH_RESUME=1 continues in the same
 # OUT_DIR, skipping the bundles that finished there (their wall.json is
 # written last) and reusing its calibration, so one suite can be evaluated
 # over several sessions and still be one run in docs/results.json.
@@ -158,7 +161,7 @@ for manifest in "$bundles"/*/manifest.json; do
   fi
   if [ -n "${KBENCH_STOP_AFTER:-}" ] && [ $(( $(date +%s) - start )) -ge "$KBENCH_STOP_AFTER" ]; then
     say "stopping before $name: KBENCH_STOP_AFTER=$KBENCH_STOP_AFTER s have passed; run again with KBENCH_RESUME=1 to go on"
-    incomplete=1; break
+    incomplete=1; stopped_before=$name; break
   fi
   task=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["task"])' "$manifest" 2>>"$log")
   if [ -z "$task" ] || [ ! -f "$root/tasks/$task/task.json" ]; then
@@ -268,6 +271,11 @@ EOF
 python3 "$root/scripts/results.py" fragment "$out" --id "$(date -u +%F)-gpu-eval" \
   ${KBENCH_RESULTS_TITLE:+--title "$KBENCH_RESULTS_TITLE"} 2>&1 | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || say "no results fragment (see above)"
-if [ "$incomplete" = 1 ] && [ "$status" -eq 0 ]; then status=3; fi
+if [ "$incomplete" = 1 ]; then
+  echo "$stopped_before" >"$out/incomplete"
+  [ "$status" -eq 0 ] && status=3
+else
+  rm -f "$out/incomplete"
+fi
 say "done in $(( $(date +%s) - start )) s; reports in $out (exit $status); add the run to the docs with: scripts/results.py merge $out/results-fragment.json"
 exit "$status"

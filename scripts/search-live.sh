@@ -13,7 +13,8 @@
 # tasks costs the GPU machine one command:
 #
 #   step     for every task: copies the reports that came back (--from DIR,
-#            the OUT_DIR of `measure`, laid out DIR/<task>/<round>/out/) into
+#            the OUT_DIR of `measure`, laid out DIR/<task>/<round>/out/, or
+#            the reports.tar.gz that `measure` writes there) into
 #            its round folders, then starts or resumes its search, which
 #            compiles the next round into LIVE_DIR/<task>/rounds/<round>/
 #            (exit 3) or finishes (the budget is spent and the best elites
@@ -26,7 +27,9 @@
 #            packages of the tasks' tune shapes once (build-aoti/), then runs
 #            scripts/search-round.sh on every folder of pending.txt, one task
 #            after the other, and copies each out/ to OUT_DIR/<task>/<round>/out
-#            (OUT_DIR defaults to $OUT, else LIVE_DIR/measured).
+#            (OUT_DIR defaults to $OUT, else LIVE_DIR/measured), and the same
+#            tree as one file, OUT_DIR/reports.tar.gz, for transports that
+#            bring back only a few levels of folders.
 #   setup    the runner, the ceilings and the packages without any round: a
 #            first call on a fresh machine, so that no `measure` pays the
 #            build and inductor's cold start (minutes) inside its time limit.
@@ -85,6 +88,14 @@ EOF
   . "$live/settings"
   local kbench=${KBENCH:-$root/build/bin/kbench}
   [ -x "$kbench" ] || { echo "search-live: no $kbench (scripts/build.sh kbench)" >&2; exit 2; }
+  if [ -n "$from" ] && [ -f "$from" ]; then
+    # measure's reports.tar.gz: unpack it beside the live folder's rounds.
+    local unpacked="$live/from-archive"
+    rm -rf "$unpacked" && mkdir -p "$unpacked"
+    tar xzf "$from" -C "$unpacked" 2>/dev/null \
+      || { echo "search-live: --from $from is neither a folder nor a reports.tar.gz of measure" >&2; exit 2; }
+    from=$unpacked
+  fi
   if [ -n "$from" ]; then
     [ -d "$from" ] || { echo "search-live: --from $from is no folder" >&2; exit 2; }
     local copied=0
@@ -189,7 +200,10 @@ measure() {
       failed=1
     fi
   done <"$live/pending.txt"
-  echo "search-live: reports in $out after $(( $(date +%s) - t0 )) s"
+  # One file with every report of this call, relative to OUT_DIR.
+  (cd "$out" && find . -path '*/round-*/out' -prune -print | sed 's|^\./||' \
+     | tar czf reports.tar.gz -T -) || failed=1
+  echo "search-live: reports in $out (and $out/reports.tar.gz) after $(( $(date +%s) - t0 )) s"
   return $failed
 }
 

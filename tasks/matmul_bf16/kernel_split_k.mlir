@@ -1,4 +1,4 @@
-// y = x @ w^T for few rows (schedules/dispatch.json: M < 128, K <= 8192),
+// y = x @ w^T for few rows (schedules/dispatch.json: M < 128),
 // with the K loop split across CTAs, deterministically. At M = 16 the
 // one-kernel form has N / BN CTAs (32 at N = 4096), each walking all of K:
 // most SMs idle while w, 32 MB, streams through a few. Here K is cut into P

@@ -1,5 +1,5 @@
 // Schedule of matmul_bf16's split-K kernels (kernel_split_k.mlir), for the
-// shapes of schedules/dispatch.json (M < 128, K <= 8192): the
+// shapes of schedules/dispatch.json (M < 128): the
 // partial kernel on one warpgroup with impl = wgmma (m64n128k16; rows past M
 // are zero padding), 64 x 128 output tiles, K tiles of 64 in chunks of 512
 // (8 steps per CTA, 3 cp.async stages); the sum kernel reads the P partials
