@@ -41,11 +41,12 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 
 // Without a fact on N, row starts are not provably 16-byte aligned: each
 // access is versioned at run time. `N % 4 == 0` is computed once in the
-// prologue and picks, under the interior check of both the load and the
-// store, between the aligned vector access and the same access without an
-// alignment (LLVM splits it into unpredicated scalars). Boundary tiles split
-// on the same check: each run of 4 takes the plain access (aligned or not)
-// when it lies wholly inside the memref and the masked one otherwise.
+// prologue and joins the interior check of both the load and the store; the
+// fast path is the aligned vector access. Boundary tiles split once more on
+// the same check: with aligned rows each run of 4 takes the aligned access
+// when it lies wholly inside the memref and the masked one otherwise; with
+// unaligned rows every run is masked, without a per-run test and without an
+// alignment.
 
 // CHECK-LABEL: gpu.func @unaligned
 // CHECK: %[[N:.*]] = arith.index_cast %arg3 : i64 to index
@@ -54,15 +55,10 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %c0 : index
 // CHECK: gpu.block_id x
 // CHECK: %[[INSIDE:.*]] = arith.andi
-// CHECK-NEXT: scf.if %[[INSIDE]] -> (vector<8xf32>) {
-// CHECK-NEXT: scf.if %[[ALIGNED]] -> (vector<8xf32>) {
+// CHECK: %[[FAST:.*]] = arith.andi %[[INSIDE]], %[[ALIGNED]] : i1
+// CHECK: scf.if %[[FAST]] -> (vector<8xf32>) {
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: } else {
-// CHECK-NOT: scf.if
-// CHECK: vector.load %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK-NOT: scf.if
-// CHECK: vector.load %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.if %[[ALIGNED]] -> (vector<8xf32>) {
 // CHECK: %[[WHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
@@ -77,28 +73,18 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK: } else {
-// CHECK: %[[UWHOLE:.*]] = arith.cmpi sge, %{{.*}}, %c4 : index
-// CHECK-NEXT: scf.if %[[UWHOLE]] -> (vector<4xf32>) {
-// CHECK-NEXT: vector.load %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: } else {
+// CHECK-NOT: arith.cmpi sge
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK: arith.cmpi sge
-// CHECK-NOT: alignment
-// CHECK: vector.load %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NOT: arith.cmpi sge
 // CHECK-NOT: alignment
 // CHECK: vector.maskedload %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK-NOT: arith.remui {{.*}}, %c4 :
 // CHECK: %[[SINSIDE:.*]] = arith.andi
-// CHECK-NEXT: scf.if %[[SINSIDE]] {
-// CHECK-NEXT: scf.if %[[ALIGNED]] {
+// CHECK: %[[SFAST:.*]] = arith.andi %[[SINSIDE]], %[[ALIGNED]] : i1
+// CHECK: scf.if %[[SFAST]] {
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK: } else {
-// CHECK-NOT: scf.if
-// CHECK: vector.store %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
-// CHECK-NOT: scf.if
-// CHECK: vector.store %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.if %[[ALIGNED]] {
 // CHECK: arith.cmpi sge
@@ -112,14 +98,9 @@ tile.kernel @aligned(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK: } else {
-// CHECK: arith.cmpi sge
-// CHECK-NOT: alignment
-// CHECK: vector.store %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK-NOT: arith.cmpi sge
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
-// CHECK: arith.cmpi sge
-// CHECK-NOT: alignment
-// CHECK: vector.store %{{[^{]*}}: memref<?x?xf32, #gpu.address_space<global>>, vector<4xf32>
 // CHECK-NOT: alignment
 // CHECK: vector.maskedstore %{{.*}} : memref<?x?xf32, #gpu.address_space<global>>, vector<4xi1>, vector<4xf32>
 // CHECK: gpu.return

@@ -4,24 +4,23 @@
 // RUN: %if ptxas %{ kbench-opt %s --tile-to-gpu --kbench-gpu-to-ptx=cubin-file=%t.cubin -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // vector_width = 4 on f32 without a fact on N (ragged rows): the row
-// alignment is checked once at run time (N % 4 != 0, here `and N, 3`). An
-// interior tile takes 16-byte loads and stores when rows are aligned and
-// unpredicated scalar ones (no branch between them) when they are not; a
-// boundary tile tests each run of 4: wholly inside the row, the plain
-// access (16-byte or scalar), else one predicated scalar access per element.
-// Two runs per thread, so 2 + 2 vector loads and stores in all.
+// alignment is checked once at run time (N % 4 == 0, here `and N, 3`), then
+// interior tiles with aligned rows take 16-byte loads and stores and every
+// other tile the masked path: a 16-byte access for each run of 4 that lies
+// wholly inside an aligned row, one predicated scalar access per element
+// otherwise. Two runs per thread, so 2 + 2 vector loads and stores in all.
 
 // CHECK: .visible .entry copy(
 // CHECK: ld.param.b64 %[[N:rd[0-9]+]], [copy_param_3];
 // CHECK: and.b64 %[[REM:rd[0-9]+]], %[[N]], 3;
-// CHECK: setp.ne.b64 %[[UNALIGNED:p[0-9]+]], %[[REM]], 0;
-// CHECK: @%[[UNALIGNED]] bra $[[SCALAR:L__BB0_[0-9]+]];
-// CHECK: $[[SCALAR]]:
-// CHECK-COUNT-8: ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}{{(\+[0-9]+)?}}];
-// CHECK-NEXT: bra.uni
+// CHECK-NEXT: setp.eq.b64 %[[ALIGNED:p[0-9]+]], %[[REM]], 0;
+// CHECK: and.pred %{{p[0-9]+}}, %{{p[0-9]+}}, %[[ALIGNED]];
 // CHECK: ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
 // CHECK: ld.global.v4.b32
+// CHECK-COUNT-8: ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}{{(\+[0-9]+)?}}];
 // CHECK: st.global.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// CHECK: st.global.v4.b32
+// CHECK-COUNT-8: st.global.b32 [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], %r{{[0-9]+}};
 // CHECK: ret;
 // COUNT-COUNT-4: ld.global.v4.b32
 // COUNT-NOT: ld.global.v4.b32
