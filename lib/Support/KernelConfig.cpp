@@ -40,6 +40,13 @@ const std::vector<KnobSpec> &getKnobTable() {
        "leaves them to ptxas",
        "an SM holds at most 32 CTAs and 2048 threads, so also "
        "min_ctas_per_sm x 32 x num_warps <= 2048"},
+      {Knob::ScalarUnalignedRows, "scalar_unaligned_rows",
+       "transform.tile.scalar_unaligned_rows", /*defaultValue=*/0, /*min=*/0,
+       /*max=*/1, /*powerOfTwo=*/false,
+       "1: where rows turn out not aligned for vector_width at run time, "
+       "interior tiles load and store plain scalars and boundary tiles test "
+       "each run once; 0 masks every element of such tiles",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -146,6 +153,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.vectorWidth = getKnobSpec(Knob::VectorWidth).defaultValue;
   config.groupM = getKnobSpec(Knob::GroupM).defaultValue;
   config.minCtasPerSm = getKnobSpec(Knob::MinCtasPerSm).defaultValue;
+  config.scalarUnalignedRows =
+      getKnobSpec(Knob::ScalarUnalignedRows).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -158,6 +167,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.groupM = value;
     else if (spec->knob == Knob::MinCtasPerSm)
       config.minCtasPerSm = value;
+    else if (spec->knob == Knob::ScalarUnalignedRows)
+      config.scalarUnalignedRows = value;
   }
   return config;
 }
@@ -170,6 +181,9 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::GroupM, groupM))
     return failure;
   if (auto failure = checkKnobValue(Knob::MinCtasPerSm, minCtasPerSm))
+    return failure;
+  if (auto failure =
+          checkKnobValue(Knob::ScalarUnalignedRows, scalarUnalignedRows))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))
@@ -219,11 +233,12 @@ std::string renderKnobTableMarkdown() {
   os << "| knob (param) | set by | default | legal values | meaning |\n";
   os << "|---|---|---|---|---|\n";
   for (const KnobSpec &spec : getKnobTable())
-    os << "| " << (*spec.param ? "`" + std::string(spec.param) + "`"
-                               : std::string("tile sizes"))
+    os << "| "
+       << (*spec.param ? "`" + std::string(spec.param) + "`"
+                       : std::string("tile sizes"))
        << " | `" << spec.op << "` | "
-       << (spec.defaultValue ? std::to_string(spec.defaultValue)
-                             : std::string("required"))
+       << (spec.defaultValue >= spec.min ? std::to_string(spec.defaultValue)
+                                         : std::string("required"))
        << " | " << range(spec) << " | " << spec.meaning << " |\n";
   os << "\nLimits of " << kSm90aLimits.target << " the knobs are checked "
      << "against:\n\n";

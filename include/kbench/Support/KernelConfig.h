@@ -116,6 +116,7 @@ enum class Knob {
   VectorWidth,
   GroupM,
   MinCtasPerSm,
+  ScalarUnalignedRows,
   PipelineStages,
   TileSize
 };
@@ -128,7 +129,8 @@ struct KnobSpec {
   const char *param;
   /// The transform op that sets it.
   const char *op;
-  /// Value when the kernel does not set it (0: none, the knob is required).
+  /// Value when the kernel does not set it (below `min`: none, the knob is
+  /// required).
   int64_t defaultValue;
   int64_t min;
   int64_t max;
@@ -171,6 +173,7 @@ struct KernelConfig {
   int64_t vectorWidth = 0;
   int64_t groupM = 0;
   int64_t minCtasPerSm = 0;
+  int64_t scalarUnalignedRows = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

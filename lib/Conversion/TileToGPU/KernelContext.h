@@ -60,6 +60,9 @@ public:
   /// kernel's).
   mlir::Location loc;
   int64_t numWarps, vectorWidth, groupM;
+  /// Plain scalar accesses for interior tiles of rows found unaligned at run
+  /// time (the scalar_unaligned_rows knob).
+  bool scalarUnalignedRows;
 
   //===--- Prologue (built by the pass before the patterns run) ----------===//
   /// Emits the thread, lane and warp ids and the prologue marker at the

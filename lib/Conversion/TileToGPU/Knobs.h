@@ -1,7 +1,8 @@
 //===- Knobs.h - The knobs tile-to-gpu reads --------------------*- C++ -*-===//
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
-// reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm),
+// reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
+// scalar_unaligned_rows),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -23,6 +24,9 @@ struct KernelKnobs {
   int64_t groupM = 1;
   /// PTX .minnctapersm when above 1 (the kernel's min_ctas_per_sm).
   int64_t minCtasPerSm = 1;
+  /// Rows found unaligned at run time take plain scalar accesses on
+  /// interior tiles (MemoryLowering.cpp) instead of masked ones.
+  bool scalarUnalignedRows = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

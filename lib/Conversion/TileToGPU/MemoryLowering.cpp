@@ -23,7 +23,14 @@
 // off on shapes the compiler cannot see. A boundary tile with aligned rows
 // still takes the aligned access for every run wholly inside the memref
 // (RunMode::WholeRuns) and masks only the runs at the edge; with unaligned
-// rows every run is masked, with no per-run test.
+// rows every run is masked, with no per-run test. With the
+// scalar_unaligned_rows knob, unaligned rows take the same two paths as
+// aligned ones with only the proven alignment: an interior tile is plain
+// access (LLVM splits each run into scalar accesses, with no branch), a
+// boundary tile tests each run once and masks only the runs at the edge (a
+// masked access becomes one branch per element). It is a knob, not the
+// rule, because the extra version changes the whole kernel's code: measured
+// faster at unaligned shapes and slower at some aligned ones.
 //
 // A layout conversion stores the tile to shared memory in one layout and
 // reads it back in the other (SharedMemory.h).
@@ -236,19 +243,36 @@ static Value insertRun(OpBuilder &b, Location loc, Value chunk, Value result,
 namespace {
 /// How the runs of one tile access are emitted.
 enum class RunMode {
-  Plain,     ///< every run in bounds: plain vector access with fastAlignment
-  WholeRuns, ///< rows aligned: plain access for each run wholly in bounds,
-             ///< masked for the runs that straddle the edge
-  Masked,    ///< masked access for every run (any alignment)
+  Plain,     ///< every run in bounds: plain vector access
+  WholeRuns, ///< plain access for each run wholly in bounds, masked for the
+             ///< runs that straddle the edge
+  Masked,    ///< masked access for every run
 };
+
+/// Emits the runs of a tile in one mode; plain accesses carry
+/// `plainAlignment` (null: the element's own). Returns the tile value for a
+/// load, null for a store.
+using EmitRuns = function_ref<Value(RunMode mode, IntegerAttr plainAlignment)>;
 } // namespace
 
-/// The modes of a boundary tile, with the condition that picks the first:
-/// (WholeRuns, Masked) under the run-time row-alignment check of a versioned
-/// access; WholeRuns alone when the alignment is proven; Masked alone when
-/// the access has no alignment to offer. A boundary tile then costs 16-byte
-/// accesses for all runs but those at the edge, and unaligned rows pay no
-/// per-run test (masked accesses become one branch per element in LLVM).
+/// `scf.if` on `cond` picking `then` or `otherwise`, with a result of `type`
+/// (a load) or none (a store, `type` null).
+static Value emitBranch(OpBuilder &b, Location loc, Type type, Value cond,
+                        function_ref<Value()> then,
+                        function_ref<Value()> otherwise) {
+  if (type)
+    return emitIfElse(b, loc, type, cond, then, otherwise);
+  emitIfElse(
+      b, loc, cond, [&] { then(); }, [&] { otherwise(); });
+  return Value();
+}
+
+/// The modes of a boundary tile by default, with the condition that picks
+/// the first: (WholeRuns, Masked) under the run-time row-alignment check of a
+/// versioned access; WholeRuns alone when the alignment is proven; Masked
+/// alone when the access has no alignment to offer. A boundary tile then
+/// costs 16-byte accesses for all runs but those at the edge, and unaligned
+/// rows pay no per-run test.
 static std::pair<Value, SmallVector<RunMode, 2>>
 boundaryModes(const TileAccess &access, int64_t run) {
   if (run == 1 || !access.fastAlignment)
@@ -256,6 +280,73 @@ boundaryModes(const TileAccess &access, int64_t run) {
   if (access.aligned)
     return {access.aligned, {RunMode::WholeRuns, RunMode::Masked}};
   return {Value(), {RunMode::WholeRuns}};
+}
+
+/// The access versioned by default: one test of "interior and aligned rows"
+/// picks the plain vector access; everything else is a boundary tile
+/// (boundaryModes), so unaligned rows mask every element.
+static Value emitVersionedMasked(OpBuilder &b, Location loc, Type type,
+                                 const TileAccess &access, int64_t run,
+                                 EmitRuns emit) {
+  Value fast = access.fastPath(b, loc);
+  if (!fast)
+    return emit(RunMode::Plain, access.fastAlignment);
+  return emitBranch(
+      b, loc, type, fast,
+      [&] { return emit(RunMode::Plain, access.fastAlignment); },
+      [&]() -> Value {
+        auto [aligned, modes] = boundaryModes(access, run);
+        if (!aligned)
+          return emit(modes.front(), access.fastAlignment);
+        return emitBranch(
+            b, loc, type, aligned,
+            [&] { return emit(modes[0], access.fastAlignment); },
+            [&] { return emit(modes[1], access.fastAlignment); });
+      });
+}
+
+/// The access versioned with scalar_unaligned_rows, on both checks:
+///
+///   interior, aligned rows     Plain, fastAlignment (16-byte vectors)
+///   interior, unaligned rows   Plain, proven alignment (scalar, no branch)
+///   boundary, aligned rows     WholeRuns, fastAlignment
+///   boundary, unaligned rows   WholeRuns, proven alignment
+///
+/// A boundary tile masks every run when the access has no alignment to gain
+/// from whole runs (runs of one element, or no alignment at all).
+static Value emitVersionedScalar(OpBuilder &b, Location loc, Type type,
+                                 const TileAccess &access, int64_t run,
+                                 EmitRuns emit) {
+  if (!access.inBounds && !access.aligned)
+    return emit(RunMode::Plain, access.fastAlignment);
+  auto onRows = [&](RunMode mode) -> Value {
+    if (!access.aligned)
+      return emit(mode, access.fastAlignment);
+    return emitBranch(
+        b, loc, type, access.aligned,
+        [&] { return emit(mode, access.fastAlignment); },
+        [&] { return emit(mode, access.alignment); });
+  };
+  if (!access.inBounds)
+    return onRows(RunMode::Plain);
+  bool wholeRunsPay = run > 1 && access.fastAlignment;
+  return emitBranch(
+      b, loc, type, access.inBounds, [&] { return onRows(RunMode::Plain); },
+      [&] {
+        return wholeRunsPay ? onRows(RunMode::WholeRuns)
+                            : emit(RunMode::Masked, IntegerAttr());
+      });
+}
+
+/// The access of one tile, versioned on what is checked at run time: whether
+/// the tile lies inside the memref (`inBounds`) and whether rows start
+/// aligned for the tile's runs (`aligned`).
+static Value emitVersioned(KernelContext &k, OpBuilder &b, Location loc,
+                           Type type, const TileAccess &access, int64_t run,
+                           EmitRuns emit) {
+  if (k.scalarUnalignedRows)
+    return emitVersionedScalar(b, loc, type, access, run, emit);
+  return emitVersionedMasked(b, loc, type, access, run, emit);
 }
 
 FailureOr<TileValue>
@@ -273,7 +364,7 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
   TypedAttr pad = getPadAttr(view.pad, elementType);
 
   // The tile value with every run emitted in `mode`, at the insertion point.
-  auto emitRuns = [&](RunMode mode) -> Value {
+  auto emitRuns = [&](RunMode mode, IntegerAttr plainAlignment) -> Value {
     Value result = arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, cast<Attribute>(pad)));
     // What masked-off lanes read; only masked runs need it.
@@ -288,8 +379,7 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
       SmallVector<Value> coords = runCoords(ctx, b, access.base, offsets, loc);
       auto plainLoad = [&] {
         return vector::LoadOp::create(b, loc, runType, view.memref, coords,
-                                      /*nontemporal=*/false,
-                                      access.fastAlignment)
+                                      /*nontemporal=*/false, plainAlignment)
             .getResult();
       };
       Value chunk;
@@ -319,20 +409,7 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
     return result;
   };
 
-  Value fast = access.fastPath(b, loc);
-  if (!fast)
-    return TileValue{emitRuns(RunMode::Plain), layout};
-  auto boundary = [&]() -> Value {
-    auto [aligned, modes] = boundaryModes(access, run);
-    if (!aligned)
-      return emitRuns(modes.front());
-    RunMode whenAligned = modes[0], otherwise = modes[1];
-    return emitIfElse(
-        b, loc, vt, aligned, [&] { return emitRuns(whenAligned); },
-        [&] { return emitRuns(otherwise); });
-  };
-  Value value = emitIfElse(
-      b, loc, vt, fast, [&] { return emitRuns(RunMode::Plain); }, boundary);
+  Value value = emitVersioned(ctx, b, loc, vt, access, run, emitRuns);
   return TileValue{value, layout};
 }
 
@@ -386,7 +463,7 @@ void kbench::gpu_lowering::emitStore(KernelContext &ctx, OpBuilder &b,
   emitUnder(b, loc, owner, [&] {
     TileAccess access = addressTile(ctx, b, view, indices, layout, loc);
     // Every run stored in `mode`, at the insertion point.
-    auto storeRuns = [&](RunMode mode) {
+    auto storeRuns = [&](RunMode mode, IntegerAttr plainAlignment) -> Value {
       layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
         SmallVector<Value> coords =
             runCoords(ctx, b, access.base, offsets, loc);
@@ -398,7 +475,7 @@ void kbench::gpu_lowering::emitStore(KernelContext &ctx, OpBuilder &b,
                                 .getResult();
         auto plainStore = [&] {
           vector::StoreOp::create(b, loc, chunk, view.memref, coords,
-                                  /*nontemporal=*/false, access.fastAlignment);
+                                  /*nontemporal=*/false, plainAlignment);
         };
         if (mode == RunMode::Plain)
           return plainStore();
@@ -416,22 +493,10 @@ void kbench::gpu_lowering::emitStore(KernelContext &ctx, OpBuilder &b,
                                             extent, ctx.constIndex(b, run));
         emitIfElse(b, loc, whole, plainStore, maskedStore);
       });
+      return Value();
     };
 
-    Value fast = access.fastPath(b, loc);
-    if (!fast)
-      return storeRuns(RunMode::Plain);
-    emitIfElse(
-        b, loc, fast, [&] { storeRuns(RunMode::Plain); },
-        [&] {
-          auto [aligned, modes] = boundaryModes(access, run);
-          if (!aligned)
-            return storeRuns(modes.front());
-          RunMode whenAligned = modes[0], otherwise = modes[1];
-          emitIfElse(
-              b, loc, aligned, [&] { storeRuns(whenAligned); },
-              [&] { storeRuns(otherwise); });
-        });
+    emitVersioned(ctx, b, loc, Type(), access, run, storeRuns);
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
+#include "kbench/Support/KernelConfig.h"
 #include "kbench/Support/ShapeExpr.h"
 
 #include "mlir/IR/Builders.h"
@@ -269,7 +270,11 @@ LogicalResult KernelOp::verify() {
       if (!value)
         return emitOpError("param ") << name << " = " << param.getValue()
                                      << " must be a positive integer";
-      if (value.getInt() <= 0)
+      // A switch knob (min 0 in the knob table) may be 0; every other param
+      // is a size or a count.
+      const kbench::KnobSpec *knob = kbench::lookupKnob(name.str());
+      int64_t least = knob && knob->min == 0 ? 0 : 1;
+      if (value.getInt() < least)
         return emitOpError("param ") << name << " = " << value.getInt()
                                      << " must be a positive integer";
       if (dimNames.contains(name))

@@ -324,6 +324,18 @@ static std::optional<KnobFailure> checkMinCtasPerSm(KernelOp kernel) {
   return std::nullopt;
 }
 
+/// scalar_unaligned_rows: 0 or 1.
+static std::optional<KnobFailure> checkScalarUnalignedRows(KernelOp kernel) {
+  std::optional<int64_t> value =
+      kernel.getParamValue(knobParam(Knob::ScalarUnalignedRows));
+  if (!value)
+    return std::nullopt;
+  if (std::optional<std::string> range =
+          checkKnobValue(Knob::ScalarUnalignedRows, *value))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
+  return std::nullopt;
+}
+
 /// Shared memory for staging mma operands (SharedBudget.h: the buffers the
 /// lowering allocates, with the pipeline stages set so far) and accumulator
 /// registers per thread; the lowering keeps both per CTA.
@@ -531,6 +543,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkRaster(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkMinCtasPerSm(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkScalarUnalignedRows(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;

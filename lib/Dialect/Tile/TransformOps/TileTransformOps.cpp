@@ -355,7 +355,8 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 }
 
 //===----------------------------------------------------------------------===//
-// SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp
+// SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
+// ScalarUnalignedRowsOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -378,6 +379,7 @@ KBENCH_KNOB_OP(SetNumWarpsOp, knobParam(Knob::NumWarps))
 KBENCH_KNOB_OP(VectorWidthOp, knobParam(Knob::VectorWidth))
 KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 KBENCH_KNOB_OP(MinCtasPerSmOp, knobParam(Knob::MinCtasPerSm))
+KBENCH_KNOB_OP(ScalarUnalignedRowsOp, knobParam(Knob::ScalarUnalignedRows))
 
 #undef KBENCH_KNOB_OP
 

@@ -185,6 +185,36 @@ def MinCtasPerSmOp : Tile_TransformOp<"min_ctas_per_sm"> {
   let hasVerifier = 1;
 }
 
+def ScalarUnalignedRowsOp : Tile_TransformOp<"scalar_unaligned_rows"> {
+  let summary = "Choose plain scalar accesses for rows found unaligned at run time";
+  let description = [{
+    ```mlir
+    transform.tile.scalar_unaligned_rows %k 1 : !transform.any_op
+    ```
+    Stores the `scalar_unaligned_rows` param. Where no `requires` fact
+    proves that rows start aligned for the kernel's vector_width, tile-to-gpu
+    tests `D % run == 0` at run time and, when it fails, by default masks
+    every element of every tile (one compare and branch each). With 1, an
+    interior tile of such rows takes plain loads and stores without the
+    alignment (scalar accesses, no branch) and a boundary tile tests each run
+    once, masking only the runs at the edge. The aligned path is the same
+    either way, but the kernel carries the extra version, so which is faster
+    is a measurement (docs/gpu-lowering.md); dispatch files pick it for
+    shapes like `N % 4 != 0`. 0, the default, changes nothing. The host
+    target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
