@@ -198,19 +198,29 @@ static std::optional<KnobFailure> checkNumWarps(KernelOp kernel) {
   return failure;
 }
 
+/// The knob table's range check of param knob `knob`, when the kernel sets it.
+static std::optional<KnobFailure> checkKnobRange(KernelOp kernel, Knob knob) {
+  std::optional<int64_t> value = kernel.getParamValue(knobParam(knob));
+  if (!value)
+    return std::nullopt;
+  if (std::optional<std::string> range = checkKnobValue(knob, *value))
+    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
+  return std::nullopt;
+}
+
 /// Row alignment is not a rule: when the innermost dim of a rank >= 2
 /// partition is not provably a multiple of the width, tile-to-gpu versions
 /// each access on `dim % width == 0` at run time (the aligned vector path or
 /// the masked one), so any width that fits 16 bytes and divides the innermost
 /// tile size is legal.
 static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::VectorWidth))
+    return failure;
   std::optional<int64_t> width =
       kernel.getParamValue(knobParam(Knob::VectorWidth));
   if (!width)
     return std::nullopt;
-  if (std::optional<std::string> range =
-          checkKnobValue(Knob::VectorWidth, *width))
-    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   std::optional<KnobFailure> failure;
   kernel.walk([&](PartitionOp partition) {
     if (failure)
@@ -264,11 +274,11 @@ static std::optional<KnobFailure> checkVectorWidth(KernelOp kernel) {
 }
 
 static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure = checkKnobRange(kernel, Knob::GroupM))
+    return failure;
   std::optional<int64_t> groupM = kernel.getParamValue(knobParam(Knob::GroupM));
   if (!groupM)
     return std::nullopt;
-  if (std::optional<std::string> range = checkKnobValue(Knob::GroupM, *groupM))
-    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   GridOp grid;
   kernel.walk([&](GridOp op) { grid = op; });
   size_t rank = grid ? grid.getGridDims().size() : 0;
@@ -295,13 +305,13 @@ static std::optional<KnobFailure> checkRaster(KernelOp kernel) {
 /// SM's threads, and no warp specialization, whose .maxnreg already decides
 /// the registers (two register limits would contradict each other).
 static std::optional<KnobFailure> checkMinCtasPerSm(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::MinCtasPerSm))
+    return failure;
   std::optional<int64_t> ctas =
       kernel.getParamValue(knobParam(Knob::MinCtasPerSm));
   if (!ctas)
     return std::nullopt;
-  if (std::optional<std::string> range =
-          checkKnobValue(Knob::MinCtasPerSm, *ctas))
-    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   if (*ctas == 1)
     return std::nullopt;
   int64_t threads = getLaunchBlockSize(kernel);
@@ -321,18 +331,6 @@ static std::optional<KnobFailure> checkMinCtasPerSm(KernelOp kernel) {
                       "register limit itself (.maxnreg); drop one of the two",
                       *ctas, kernel.getSymName()),
         kernel.getLoc(), "in this kernel"};
-  return std::nullopt;
-}
-
-/// scalar_unaligned_rows: 0 or 1.
-static std::optional<KnobFailure> checkScalarUnalignedRows(KernelOp kernel) {
-  std::optional<int64_t> value =
-      kernel.getParamValue(knobParam(Knob::ScalarUnalignedRows));
-  if (!value)
-    return std::nullopt;
-  if (std::optional<std::string> range =
-          checkKnobValue(Knob::ScalarUnalignedRows, *value))
-    return KnobFailure{*range, kernel.getLoc(), "in this kernel"};
   return std::nullopt;
 }
 
@@ -544,7 +542,9 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure = checkMinCtasPerSm(kernel))
     return failure;
-  if (std::optional<KnobFailure> failure = checkScalarUnalignedRows(kernel))
+  // scalar_unaligned_rows has no rule beyond its range (0 or 1).
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::ScalarUnalignedRows))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;
