@@ -47,6 +47,12 @@ const std::vector<KnobSpec> &getKnobTable() {
        "interior tiles load and store plain scalars and boundary tiles test "
        "each run once; 0 masks every element of such tiles",
        "it is a switch"},
+      {Knob::CacheHints, "cache_hints", "transform.tile.cache_hints",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: interior global loads of a tensor a later pass reads again keep "
+       "their lines in L2 (evict_last) and the last pass's loads of it let "
+       "them go first (evict_first); 0 gives no hints",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -155,6 +161,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.minCtasPerSm = getKnobSpec(Knob::MinCtasPerSm).defaultValue;
   config.scalarUnalignedRows =
       getKnobSpec(Knob::ScalarUnalignedRows).defaultValue;
+  config.cacheHints = getKnobSpec(Knob::CacheHints).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -169,6 +176,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.minCtasPerSm = value;
     else if (spec->knob == Knob::ScalarUnalignedRows)
       config.scalarUnalignedRows = value;
+    else if (spec->knob == Knob::CacheHints)
+      config.cacheHints = value;
   }
   return config;
 }
@@ -184,6 +193,8 @@ std::optional<std::string> KernelConfig::verify() const {
     return failure;
   if (auto failure =
           checkKnobValue(Knob::ScalarUnalignedRows, scalarUnalignedRows))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::CacheHints, cacheHints))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

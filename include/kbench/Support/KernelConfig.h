@@ -117,6 +117,7 @@ enum class Knob {
   GroupM,
   MinCtasPerSm,
   ScalarUnalignedRows,
+  CacheHints,
   PipelineStages,
   TileSize
 };
@@ -174,6 +175,7 @@ struct KernelConfig {
   int64_t groupM = 0;
   int64_t minCtasPerSm = 0;
   int64_t scalarUnalignedRows = 0;
+  int64_t cacheHints = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

@@ -24,6 +24,8 @@ struct View {
   llvm::ArrayRef<int64_t> tileShape;
   tile::PadKind pad = tile::PadKind::none;
   mlir::Type elementType;
+  /// The kernel parameter of the memref (GlobalArg::pointer).
+  mlir::Value pointer;
 };
 
 /// The view of `op`'s view operand `view` (unconverted) lowered to `memref`;

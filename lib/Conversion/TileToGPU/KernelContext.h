@@ -10,16 +10,18 @@
 // are hoisted (and cached), the shared-memory allocator, and whether a
 // pattern already reported an error.
 //
-// It holds no lowering logic and no map from tile values (the one map from
-// ops, prefetchedTiles, says where a loop pattern staged a load's tile): a
-// new op or layout never edits this file. It includes only Knobs.h and Layout.h
-// (the include graph of the lowering is in Patterns.h).
+// It holds no lowering logic and no map from tile values (the two maps from
+// ops say where a loop pattern staged a load's tile, prefetchedTiles, and
+// which L2 priority a load asks for, l2Priorities): a new op or layout never
+// edits this file. It includes only CacheHints.h, Knobs.h and Layout.h (the
+// include graph of the lowering is in Patterns.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
 #define KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
 
+#include "CacheHints.h"
 #include "Knobs.h"
 #include "Layout.h"
 
@@ -48,6 +50,9 @@ struct GlobalArg {
   llvm::SmallVector<mlir::Value> dims;
   /// What `requires` facts make each extent a multiple of (1 if nothing).
   llvm::SmallVector<int64_t> multiples;
+  /// The kernel parameter itself (an LLVM pointer into global memory), for
+  /// accesses the memref ops cannot express (CacheHints.h).
+  mlir::Value pointer;
 };
 
 /// The per-kernel facts the lowering patterns of one tile.kernel share.
@@ -63,6 +68,9 @@ public:
   /// Plain scalar accesses for interior tiles of rows found unaligned at run
   /// time (the scalar_unaligned_rows knob).
   bool scalarUnalignedRows;
+  /// The L2 eviction priority of each tile.load that gets one (the
+  /// cache_hints knob; CacheHints.h); empty without the knob.
+  llvm::DenseMap<mlir::Operation *, L2Priority> l2Priorities;
 
   //===--- Prologue (built by the pass before the patterns run) ----------===//
   /// Emits the thread, lane and warp ids and the prologue marker at the

@@ -1,7 +1,7 @@
 //===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
 //
-// Reads num_warps, vector_width, group_m, min_ctas_per_sm and
-// scalar_unaligned_rows through the kernel
+// Reads num_warps, vector_width, group_m, min_ctas_per_sm,
+// scalar_unaligned_rows and cache_hints through the kernel
 // config and refuses values the knob table does not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
@@ -26,5 +26,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.groupM = config.groupM;
   knobs.minCtasPerSm = config.minCtasPerSm;
   knobs.scalarUnalignedRows = config.scalarUnalignedRows != 0;
+  knobs.cacheHints = config.cacheHints != 0;
   return knobs;
 }

@@ -2,7 +2,7 @@
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
 // reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows),
+// scalar_unaligned_rows, cache_hints),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -27,6 +27,8 @@ struct KernelKnobs {
   /// Rows found unaligned at run time take plain scalar accesses on
   /// interior tiles (MemoryLowering.cpp) instead of masked ones.
   bool scalarUnalignedRows = false;
+  /// Interior global accesses carry L2 eviction priorities (CacheHints.h).
+  bool cacheHints = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

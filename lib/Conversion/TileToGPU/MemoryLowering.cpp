@@ -32,6 +32,9 @@
 // rule, because the extra version changes the whole kernel's code: measured
 // faster at unaligned shapes and slower at some aligned ones.
 //
+// With the cache_hints knob, whole runs of the loads CacheHints.h plans for
+// carry an L2 eviction priority.
+//
 // A layout conversion stores the tile to shared memory in one layout and
 // reads it back in the other (SharedMemory.h).
 //
@@ -72,6 +75,7 @@ FailureOr<View> kbench::gpu_lowering::lookupView(KernelContext &ctx,
   result.tileShape = type.getShape();
   result.pad = type.getPad();
   result.elementType = type.getElementType();
+  result.pointer = it->second.pointer;
   return result;
 }
 
@@ -362,6 +366,10 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
   VectorType runType = VectorType::get({run}, elementType);
   TileAccess access = addressTile(ctx, b, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
+  // The L2 priority of whole runs (cache_hints; CacheHints.h).
+  std::optional<L2Priority> priority;
+  if (auto it = ctx.l2Priorities.find(op); it != ctx.l2Priorities.end())
+    priority = it->second;
 
   // The tile value with every run emitted in `mode`, at the insertion point.
   auto emitRuns = [&](RunMode mode, IntegerAttr plainAlignment) -> Value {
@@ -377,7 +385,12 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
                   .getResult();
     layout.forEachChunk([&](int64_t flat, ArrayRef<int64_t> offsets) {
       SmallVector<Value> coords = runCoords(ctx, b, access.base, offsets, loc);
-      auto plainLoad = [&] {
+      auto plainLoad = [&]() -> Value {
+        if (priority && view.pointer)
+          if (Value hinted = emitHintedLoad(
+                  b, loc, runType, view.pointer, view.dims, coords,
+                  plainAlignment ? plainAlignment.getInt() : 0, *priority))
+            return hinted;
         return vector::LoadOp::create(b, loc, runType, view.memref, coords,
                                       /*nontemporal=*/false, plainAlignment)
             .getResult();

@@ -14,6 +14,7 @@
 //                            tile.extent, tile.tile_size
 //   ElementwiseLowering.cpp  elementwise arith/math on tiles, tile constants
 //   MemoryLowering.cpp       loads, stores, atomics, tile.convert_layout
+//                            (L2-hinted loads in CacheHints.cpp)
 //   ReduceLowering.cpp       tile.reduce, broadcast, transpose, expand_dims,
 //                            iota, splat
 //   MmaLowering.cpp          tile.mma (impl = simt) and its pipelined K loop
@@ -26,7 +27,7 @@
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
 //   *Lowering.cpp, TileToGPU.cpp -> Patterns.h
-//   Patterns.h -> KernelContext.h -> Knobs.h, Layout.h
+//   Patterns.h -> KernelContext.h -> CacheHints.h, Knobs.h, Layout.h
 //   Patterns.h -> TypeConverter.h -> Layout.h
 //   ViewLowering.cpp, MemoryLowering.cpp, MmaLowering.cpp -> GlobalAccess.h
 //     -> Patterns.h

@@ -315,6 +315,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   if (accepted.wasInterrupted())
     return failure();
   KernelContext context(kernel, *knobs);
+  if (knobs->cacheHints)
+    context.l2Priorities = planCacheHints(kernel);
   context.warpSpecialized = kernel->hasAttr(tile::kWarpSpecializedAttrName);
   if (context.warpSpecialized)
     if (std::optional<std::string> why = whyNotWarpSpecialized(kernel))
@@ -407,6 +409,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     if (param.kind == tile::KernelParam::Kind::Memref) {
       SmallVector<Value> extents;
       GlobalArg global;
+      global.pointer = arg;
       for (const std::string &dim : param.dims) {
         extents.push_back(dimArgs.lookup(dim));
         global.dims.push_back(dimValues.lookup(dim));

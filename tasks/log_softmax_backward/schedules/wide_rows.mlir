@@ -1,11 +1,15 @@
 // The wide_rows variant of log_softmax_backward's dispatch
 // (schedules/dispatch.json: rows of 16385 to 32768 columns): one row per CTA
-// of 16 warps walked 8192 columns a step, still two passes over x and dy.
-// Fewer rows are in flight per SM than with the default's 8 warps on 2048
-// columns; that more of a row's second read then hits L2 is the likely
-// reason it is faster, not profiled. On an H100 machine
-// (2026-12-06): 790.9 against 864.4 us for the default at 4096 x 32000
-// (torch.compile 596.9 us: it still reads less). Holding the row in
+// of 16 warps walked 8192 columns a step, two passes over x and dy, with
+// transform.tile.cache_hints: the first pass's loads ask L2 to keep the
+// row's lines (evict_last) and the second pass's let them go first
+// (evict_first), so the second read comes from L2. At 76 registers a thread
+// one such CTA fits an SM, so about 132 rows (34 MB of x and dy) are in
+// flight, within L2. On an H100 machine (2026-12-06) at 4096 x 32000: 627.2
+// us with the hints against 789.9 without (torch.compile 595.0, which uses
+// the same hints on one row per 32-warp CTA); the default's 8 warps on 2048
+// columns took 863.3 with them (more rows in flight than L2 holds), 32 warps
+// on 8192 columns 655.7, 16 warps on 4096 777.2. Holding the row in
 // registers instead (single_pass, 32 warps on 32768 columns) spills: x and
 // dy are 64 registers a thread on their own.
 //
@@ -18,6 +22,7 @@ module attributes {transform.with_named_sequence} {
     transform.tile.set_num_warps %k 16 : !transform.any_op
     transform.tile.set_params %k {BR = 1, BN = 8192} : !transform.any_op
     transform.tile.vector_width %k 4 : !transform.any_op
+    transform.tile.cache_hints %k 1 : !transform.any_op
     transform.yield
   }
 }

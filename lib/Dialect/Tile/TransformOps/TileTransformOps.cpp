@@ -356,7 +356,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
-// ScalarUnalignedRowsOp
+// ScalarUnalignedRowsOp, CacheHintsOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -380,6 +380,7 @@ KBENCH_KNOB_OP(VectorWidthOp, knobParam(Knob::VectorWidth))
 KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 KBENCH_KNOB_OP(MinCtasPerSmOp, knobParam(Knob::MinCtasPerSm))
 KBENCH_KNOB_OP(ScalarUnalignedRowsOp, knobParam(Knob::ScalarUnalignedRows))
+KBENCH_KNOB_OP(CacheHintsOp, knobParam(Knob::CacheHints))
 
 #undef KBENCH_KNOB_OP
 

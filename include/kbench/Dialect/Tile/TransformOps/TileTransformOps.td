@@ -215,6 +215,36 @@ def ScalarUnalignedRowsOp : Tile_TransformOp<"scalar_unaligned_rows"> {
   let hasVerifier = 1;
 }
 
+def CacheHintsOp : Tile_TransformOp<"cache_hints"> {
+  let summary = "Give global accesses L2 eviction priorities";
+  let description = [{
+    ```mlir
+    transform.tile.cache_hints %k 1 : !transform.any_op
+    ```
+    Stores the `cache_hints` param. With 1, tile-to-gpu gives interior
+    global tile loads an L2 eviction priority (a `createpolicy.fractional`
+    policy and `.L2::cache_hint` on the load): a load of a tensor that a
+    later pass of the kernel reads again (the first pass of a two-pass row
+    kernel) is `evict_last`, so its lines outlive the streaming traffic until
+    the second pass reads them, and the last pass's load of such a tensor is
+    `evict_first`. Other loads, stores, masked runs at the edge and runs not
+    provably aligned get no hint. Whether the second pass then hits L2
+    depends on how many rows are in flight, so it is a measurement, not the
+    rule (docs/gpu-lowering.md). 0, the default, changes nothing. The host
+    target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
