@@ -7,6 +7,8 @@
 
 #include "CacheHints.h"
 
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -20,29 +22,22 @@ using namespace kbench::gpu_lowering;
 // The plan
 //===----------------------------------------------------------------------===//
 
-/// The memref a load reads: the source of its tile.partition (null when the
-/// view has another origin, which tile-to-gpu refuses anyway).
-static Value getLoadedMemref(tile::LoadOp load) {
-  auto partition = load.getView().getDefiningOp<tile::PartitionOp>();
-  return partition ? partition.getSource() : Value();
-}
-
 /// Whether `op` is or contains a tile.load of `memref`.
 static bool loadsFrom(Operation *op, Value memref) {
-  bool found = false;
-  op->walk([&](tile::LoadOp load) {
-    if (getLoadedMemref(load) == memref)
-      found = true;
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return found;
+  return op
+      ->walk([&](tile::LoadOp load) {
+        return getPartitionedKernelArg(load.getView()) == memref
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 llvm::DenseMap<Operation *, L2Priority>
 kbench::gpu_lowering::planCacheHints(tile::KernelOp kernel) {
   llvm::DenseMap<Operation *, L2Priority> plan;
   kernel.walk([&](tile::LoadOp load) {
-    Value memref = getLoadedMemref(load);
+    Value memref = getPartitionedKernelArg(load.getView());
     if (!memref)
       return;
     // Each level from the load out to the kernel body: the ops after the
