@@ -21,13 +21,16 @@ using namespace mlir;
 
 namespace kbench::search {
 
-/// Powers of two from a quarter to four times `value` (at least 1).
+/// Powers of two from a quarter to eight times `value` (at least 1). Eight,
+/// not four: on 16 warps a tile twice as wide as on 8 keeps the elements per
+/// thread, and log_softmax_backward's fastest point measured is such a tile
+/// (8192 columns where the kernel says 1024, docs/search.md).
 static std::vector<int64_t> powersAround(int64_t value) {
   int64_t low = 1;
   while (low * 2 <= value / 4)
     low *= 2;
   std::vector<int64_t> result;
-  for (int64_t v = low; v <= std::max<int64_t>(value, 1) * 4 && v <= 65536;
+  for (int64_t v = low; v <= std::max<int64_t>(value, 1) * 8 && v <= 65536;
        v *= 2)
     result.push_back(v);
   return result;
@@ -129,9 +132,11 @@ void KernelSpaceWriter::addBudgets() {
 
 void KernelSpaceWriter::write() {
   static constexpr llvm::StringLiteral kOwnOps[] = {"num_warps", "vector_width",
-                                                    "group_m"};
+                                                    "cache_hints", "group_m"};
   addBudgets();
-  writeKnob("num_warps", {1, 2, 4, 8});
+  // Up to 16 warps: one row per 16-warp CTA on 8192-column tiles is the
+  // fastest log_softmax_backward point measured (docs/gpu-lowering.md).
+  writeKnob("num_warps", {1, 2, 4, 8, 16});
   os << "    transform.tile.set_num_warps " << handle << " %"
      << knob("num_warps") << " : !transform.any_op\n";
   std::vector<std::string> assignments;
@@ -150,6 +155,13 @@ void KernelSpaceWriter::write() {
   writeKnob("vector_width", {1, 2, 4});
   os << "    transform.tile.vector_width " << handle << " %"
      << knob("vector_width") << " : !transform.any_op\n";
+  // L2 eviction priorities between the passes of a kernel that reads a
+  // tensor more than once; a knob like the two above (it rewrites nothing).
+  if (cacheHintsFits(kernel)) {
+    writeKnob("cache_hints", {0, 1});
+    os << "    transform.tile.cache_hints " << handle << " %"
+       << knob("cache_hints") << " : !transform.any_op\n";
+  }
   // Structural choices, where the kernel has the shape a rewrite needs;
   // last, so that they see the tile sizes and num_warps chosen above.
   // Splitting a one-pass sum across CTAs, in chunks of 4 to 32 row tiles;

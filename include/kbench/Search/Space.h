@@ -58,9 +58,10 @@ public:
   /// The text of the default space of the single tile.kernel in
   /// `kernelModule`, derived from the kernel's own params and never from a
   /// tuned schedule: each tile param over powers of two from a quarter to
-  /// four times its value, num_warps in {1, 2, 4, 8}, vector_width in
-  /// {1, 2, 4}, a per-thread budget of 64 elements for every partition
-  /// tile of two or more sizes, and a structural alternative per rewrite
+  /// eight times its value, num_warps in {1, 2, 4, 8, 16}, vector_width in
+  /// {1, 2, 4}, cache_hints in {0, 1} where a load would take a hint, a
+  /// per-thread budget of 64 elements for every partition tile of two or
+  /// more sizes, and a structural alternative per rewrite
   /// that fits the kernel (RewriteProbes.h): "split_reduction" (without or
   /// with transform.tile.split_reduction in chunks of the knob "chunk"),
   /// "mask_boundary_tiles", "single_pass", "stage_transposes",

@@ -1,13 +1,11 @@
 //===- CacheHints.cpp - L2 eviction priorities of global loads -----------===//
 //
-// The plan (which loads get which priority) and the hinted load itself; see
-// CacheHints.h for why.
+// The hinted load: inline PTX with an L2 cache policy (CacheHints.h); which
+// loads take one is CacheHintRules.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CacheHints.h"
-
-#include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -17,50 +15,6 @@
 using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
-
-//===----------------------------------------------------------------------===//
-// The plan
-//===----------------------------------------------------------------------===//
-
-/// Whether `op` is or contains a tile.load of `memref`.
-static bool loadsFrom(Operation *op, Value memref) {
-  return op
-      ->walk([&](tile::LoadOp load) {
-        return getPartitionedKernelArg(load.getView()) == memref
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-llvm::DenseMap<Operation *, L2Priority>
-kbench::gpu_lowering::planCacheHints(tile::KernelOp kernel) {
-  llvm::DenseMap<Operation *, L2Priority> plan;
-  kernel.walk([&](tile::LoadOp load) {
-    Value memref = getPartitionedKernelArg(load.getView());
-    if (!memref)
-      return;
-    // Each level from the load out to the kernel body: the ops after the
-    // one holding the load run later (a later pass), the ops before it ran
-    // earlier. An enclosing loop's own later iterations are not a later
-    // pass: a row loop reads each tile of the row once.
-    bool readLater = false, readBefore = false;
-    for (Operation *at = load; at && at != kernel.getOperation();
-         at = at->getParentOp()) {
-      for (Operation *next = at->getNextNode(); next && !readLater;
-           next = next->getNextNode())
-        readLater = loadsFrom(next, memref);
-      for (Operation *prev = at->getPrevNode(); prev && !readBefore;
-           prev = prev->getPrevNode())
-        readBefore = loadsFrom(prev, memref);
-    }
-    if (readLater)
-      plan[load] = L2Priority::EvictLast;
-    else if (readBefore)
-      plan[load] = L2Priority::EvictFirst;
-  });
-  return plan;
-}
 
 //===----------------------------------------------------------------------===//
 // The hinted load

@@ -10,6 +10,7 @@
 
 #include "kbench/Dialect/Tile/TransformOps/RewriteProbes.h"
 
+#include "kbench/Conversion/TileToGPU/CacheHintRules.h"
 #include "kbench/Conversion/TileToGPU/MmaSyncRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
@@ -63,6 +64,11 @@ bool kbench::stageEpilogueFits(Operation *kernel) {
 bool kbench::maskBoundaryTilesFits(Operation *kernel) {
   return plansOnKernel<transform::MaskBoundaryTilesPlan>(
       kernel, /*value=*/1, transform::planMaskBoundaryTiles);
+}
+
+bool kbench::cacheHintsFits(Operation *kernelOp) {
+  auto kernel = dyn_cast_or_null<tile::KernelOp>(kernelOp);
+  return kernel && !gpu_lowering::planCacheHints(kernel).empty();
 }
 
 bool kbench::tensorCoreMmaFits(Operation *kernel, StringRef implName) {

@@ -43,6 +43,11 @@ bool stageEpilogueFits(mlir::Operation *kernel);
 /// boundary branch written by hand encloses.
 bool maskBoundaryTilesFits(mlir::Operation *kernel);
 
+/// Whether `transform.tile.cache_hints` would hint a load of the tile.kernel
+/// `kernel`: it reads some tensor in more than one pass
+/// (gpu_lowering::planCacheHints).
+bool cacheHintsFits(mlir::Operation *kernel);
+
 /// Whether the tile.kernel `kernel` has a tile.mma whose types the tensor
 /// cores of `impl` take (bf16 or f16 operands, f32 accumulator; f32 operands
 /// as tf32 for mma_sync in a kernel that allows tf32): then
