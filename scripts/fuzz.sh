@@ -7,7 +7,7 @@
 # Builds build-fuzz/ (FUZZ_BUILD_DIR overrides) with clang-22,
 # -fsanitize=fuzzer,address and KBENCH_FUZZ=ON, then runs each TARGET (all by
 # default: tile-ir transform tile-verify lowering task-json manifest
-# mcp-request) for
+# mcp-request space) for
 # SECONDS (default 300), one after the other, under nice -n 19. Each target
 # fuzzes a working corpus in build-fuzz/corpus/<target>, started from the
 # committed corpus tools/kbench-fuzz/corpus/<target>; crashes, timeouts and
@@ -25,7 +25,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-all=(tile-ir transform tile-verify lowering task-json manifest mcp-request)
+all=(tile-ir transform tile-verify lowering task-json manifest mcp-request space)
 
 seconds=300 build_only=0 no_build=0 seed=0 minimize=0 targets=()
 while [ $# -gt 0 ]; do
@@ -108,6 +108,20 @@ seed_target() {
       done
       while IFS= read -r f; do split_mlir "$f"; done < <(cd "$root" &&
         grep -rl "transform.named_sequence" test --include='*.mlir') ;;
+    space)
+      # The spaces tasks ship, the test inputs, and the default space of
+      # every task without one (the search derives it from the kernel).
+      for f in "$root"/tasks/*/schedules/space.mlir; do
+        cp "$f" "$out/seed_$(basename "$(dirname "$(dirname "$f")")")_space"
+      done
+      for f in "$root"/test/Search/Inputs/*space*.mlir; do cp "$f" "$out/seed_$(basename "$f")"; done
+      for f in "$root"/tasks/*/kernel.mlir; do
+        local task
+        task=$(basename "$(dirname "$f")")
+        [ -f "$root/tasks/$task/schedules/space.mlir" ] && continue
+        "$root/build/bin/kbench" search "$root/tasks/$task" --print-space \
+          >"$out/seed_default_$task" 2>/dev/null || rm -f "$out/seed_default_$task"
+      done ;;
     task-json)
       for f in "$root"/tasks/*/task.json; do cp "$f" "$out/seed_$(basename "$(dirname "$f")")"; done
       while IFS= read -r f; do cp "$root/$f" "$out/seed_$(echo "$f" | tr '/' '_')"; done < <(

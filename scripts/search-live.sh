@@ -200,8 +200,10 @@ measure() {
       failed=1
     fi
   done <"$live/pending.txt"
-  # One file with every report of this call, relative to OUT_DIR.
-  (cd "$out" && find . -path '*/round-*/out' -prune -print | sed 's|^\./||' \
+  # One file with every report of this call, relative to OUT_DIR: each
+  # <task>/<round>/out, the search rounds (round-*) and the full-protocol
+  # confirmations of the elites (confirm-*) alike.
+  (cd "$out" && find . -mindepth 3 -maxdepth 3 -type d -name out -print | sed 's|^\./||' \
      | tar czf reports.tar.gz -T -) || failed=1
   echo "search-live: reports in $out (and $out/reports.tar.gz) after $(( $(date +%s) - t0 )) s"
   return $failed

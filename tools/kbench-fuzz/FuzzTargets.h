@@ -39,6 +39,10 @@ int fuzzManifest(const uint8_t *data, size_t size);
 /// One line of `kbench mcp`'s input through the JSON-RPC message parser; the
 /// answer it leads to must be one line that reads back.
 int fuzzMcpRequest(const uint8_t *data, size_t size);
+/// A search space (transform.tune choices and kbench.constraints) through
+/// the space reader, resolved at three points and applied to a fixed task
+/// kernel (row_softmax) as the search compiles a candidate.
+int fuzzSpace(const uint8_t *data, size_t size);
 
 using TestOneInput = int (*)(const uint8_t *data, size_t size);
 
@@ -52,10 +56,10 @@ struct Target {
 /// Every target, by the name scripts/fuzz.sh and kbench-fuzz-replay use (and
 /// the corpus folder tools/kbench-fuzz/corpus/<name>).
 inline constexpr Target kTargets[] = {
-    {"tile-ir", fuzzTileIR, 8192},       {"transform", fuzzTransform, 4096},
+    {"tile-ir", fuzzTileIR, 8192},         {"transform", fuzzTransform, 4096},
     {"tile-verify", fuzzTileVerify, 8192}, {"lowering", fuzzLowering, 8192},
-    {"task-json", fuzzTaskJson, 8192},   {"manifest", fuzzManifest, 8192},
-    {"mcp-request", fuzzMcpRequest, 4096},
+    {"task-json", fuzzTaskJson, 8192},     {"manifest", fuzzManifest, 8192},
+    {"mcp-request", fuzzMcpRequest, 4096}, {"space", fuzzSpace, 8192},
 };
 
 } // namespace kbench::fuzz
