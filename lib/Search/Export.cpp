@@ -8,6 +8,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -285,6 +286,39 @@ private:
 
 } // namespace
 
+/// Removes the schedules an earlier export wrote into `dir` that the one
+/// just written does not name (`kept`): a search re-exports after every
+/// round, and a folder that keeps every schedule it ever exported is not one
+/// a user can copy into schedules/. Only files that start with the export
+/// header (exportSchedule) go; anything else in the folder stays.
+static bool removeStaleExports(llvm::StringRef dir,
+                               const std::set<std::string> &kept,
+                               std::string &error) {
+  std::error_code ec;
+  std::vector<std::string> stale;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef name = path::filename(it->path());
+    if (!name.ends_with(".mlir") || kept.count(name.str()))
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(it->path());
+    if (buffer &&
+        (*buffer)->getBuffer().starts_with("// Exported by kbench search "))
+      stale.push_back(it->path());
+  }
+  if (ec) {
+    error = "cannot list --export-dispatch " + dir.str() + ": " + ec.message();
+    return false;
+  }
+  for (const std::string &file : stale)
+    if (std::error_code removeError = llvm::sys::fs::remove(file)) {
+      error = "cannot remove the earlier export " + file + ": " +
+              removeError.message();
+      return false;
+    }
+  return true;
+}
+
 bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &records,
                     const RunRecord &run, llvm::StringRef archivePath, std::string &error) {
   Measurements measured = collectMeasurements(records);
@@ -366,7 +400,10 @@ bool exportDispatch(llvm::StringRef dir, const std::vector<CandidateRecord> &rec
                                    {"description", description},
                                    {"variants", std::move(entries)}}))
      << "\n";
-  return true;
+  std::set<std::string> written;
+  for (const auto &[record, name] : scheduleOf)
+    written.insert(name);
+  return removeStaleExports(dir, written, error);
 }
 
 } // namespace kbench::search
