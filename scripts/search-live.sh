@@ -7,6 +7,8 @@
 #                                                         first half alone
 #   scripts/search-live.sh bundles LIVE_DIR BUNDLES_DIR   CPU machine: exports
 #                                                         and defaults to evaluate
+#   scripts/search-live.sh pack LIVE_DIR PACK_DIR         CPU machine: only what
+#                                                         measure needs
 #
 # Drives `kbench search` for several tasks at once through the round trip of
 # docs/search.md ("Compile here, measure there"), so that each round of all
@@ -38,6 +40,12 @@
 #            full protocol, side by side): <task>-dispatch from the dispatch
 #            export, <task>-best from best.mlir (each when it exists) and
 #            <task> from the task's own default.
+#   pack     CPU machine: copies what `measure` reads (settings, pending.txt
+#            and the pending round folders) into PACK_DIR, replacing it. LIVE_DIR
+#            grows by every round's bundles and archive; carrying PACK_DIR to
+#            the GPU machine instead keeps each round's transfer at the size of
+#            one round (a few MB). `measure PACK_DIR` lays its reports out as
+#            `measure LIVE_DIR` would, so `step LIVE_DIR --from` takes them.
 #
 # The first `step` fixes the settings in LIVE_DIR/settings (later steps read
 # them): KBENCH_LIVE_TASKS (default "gelu_bias layernorm row_softmax
@@ -57,7 +65,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR] | setup LIVE_DIR [OUT_DIR] | bundles LIVE_DIR BUNDLES_DIR" >&2
+  echo "usage: scripts/search-live.sh step LIVE_DIR [--from DIR] | measure LIVE_DIR [OUT_DIR] | setup LIVE_DIR [OUT_DIR] | bundles LIVE_DIR BUNDLES_DIR | pack LIVE_DIR PACK_DIR" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -243,8 +251,27 @@ bundles() {
   return $failed
 }
 
+pack() {
+  local dest=$1
+  [ -f "$live/pending.txt" ] || { echo "search-live: no $live/pending.txt (run step first)" >&2; exit 2; }
+  live=$(cd "$live" && pwd)
+  rm -rf "$dest" && mkdir -p "$dest" && dest=$(cd "$dest" && pwd)
+  [ "$dest" != "$live" ] || { echo "search-live: pack needs a folder other than $live" >&2; exit 2; }
+  cp "$live/settings" "$live/pending.txt" "$dest/"
+  local task folder count=0
+  while read -r task folder; do
+    mkdir -p "$dest/$(dirname "$folder")"
+    cp -r "$live/$folder" "$dest/$folder"
+    rm -rf "$dest/$folder/out"
+    count=$((count + 1))
+  done <"$live/pending.txt"
+  echo "search-live: $count pending round(s) in $dest ($(du -sh "$dest" | cut -f1)); on the GPU machine, from the repository root:"
+  echo "  scripts/search-live.sh measure ${dest#"$root"/} \"\$OUT\""
+}
+
 case "$mode" in
   step) step "$@" ;;
+  pack) [ $# -eq 1 ] || usage; pack "$@" ;;
   measure) [ $# -le 1 ] || usage; measure rounds "$@" ;;
   setup) [ $# -le 1 ] || usage; measure none "$@" ;;
   bundles) [ $# -eq 1 ] || usage; bundles "$@" ;;
