@@ -391,7 +391,8 @@ CHART_TITLES = [("percent-of-floor", "% of floor per task and shape: ours, eager
                 ("roofline", "roofline: achieved FLOP/s against arithmetic intensity"),
                 ("fast-p", "fast_p against torch.compile and eager"),
                 ("search-curves", "kbench search against the grid, in measurements spent"),
-                ("search-roofline", "every schedule of the search space on the roofline, per task")]
+                ("search-roofline", "every schedule of the search space on the roofline, per task"),
+                ("search-live", "live searches, in measurements spent")]
 LABELS = {"candidate": "ours (kbench)", "eager_tf32_off": "torch eager (TF32 off)",
           "torch_compile": "torch.compile (AOTInductor)"}
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -433,6 +434,32 @@ def search_curve_rows():
                 if last is not None and steps[-1] is not last:
                     steps.append(last)
                 rows += steps
+    return rows
+
+
+def search_live_rows():
+    """Best-so-far speed relative to the default schedule after each
+    measurement of a live search, per task and run (docs/search-live*.json,
+    written by scripts/search-live-curves.py from the searches' archives):
+    a step function, a point where the best changes, and the last."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(DOCS, "search-live*.json"))):
+        live = read_json(path, "live search curves")
+        for task, entry in sorted(live["tasks"].items()):
+            default, steps = entry["default_us"], []
+            for i, us in enumerate(entry["curve_us"]):
+                if us is None:
+                    continue
+                point = {"task": task, "series": live["label"], "measurements": i + 1,
+                         "speed": round(default / us, 4)}
+                if not steps or steps[-1]["speed"] != point["speed"]:
+                    steps.append(point)
+            last = {"task": task, "series": live["label"],
+                    "measurements": len(entry["curve_us"]),
+                    "speed": round(default / entry["curve_us"][-1], 4)}
+            if steps[-1] != last:
+                steps.append(last)
+            rows += steps
     return rows
 
 
@@ -560,6 +587,30 @@ def chart_specs(doc):
                 {"mark": {"type": "line", "interpolate": "step-after"},
                  "encoding": {"x": {"field": "measurements", "type": "quantitative",
                                     "scale": {"type": "log", "domain": [1, 256]},
+                                    "title": "measurements spent (bundles timed)"},
+                              "y": {"field": "speed", "type": "quantitative",
+                                    "scale": {"zero": False},
+                                    "title": "speed / default schedule's"},
+                              "color": {"field": "series", "type": "nominal", "title": None,
+                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
+                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+                 "encoding": {"y": {"datum": 0.95}}}]},
+        "resolve": {"scale": {"y": "independent"}}}
+    specs["search-live"] = {
+        "$schema": SCHEMA,
+        "title": {"text": "Live kbench searches from the naive point",
+                  "subtitle": "best so far over the default schedule's speed (tune shape, "
+                              "screen medians of the GPU the search ran on: docs/search.md); "
+                              "dashed: 95%"},
+        "data": {"values": search_live_rows()},
+        "facet": {"field": "task", "type": "nominal", "title": None},
+        "columns": 3,
+        "spec": {
+            "width": 220, "height": 160,
+            "layer": [
+                {"mark": {"type": "line", "interpolate": "step-after", "point": True},
+                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
+                                    "scale": {"domain": [0, 128]},
                                     "title": "measurements spent (bundles timed)"},
                               "y": {"field": "speed", "type": "quantitative",
                                     "scale": {"zero": False},
