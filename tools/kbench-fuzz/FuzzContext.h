@@ -1,5 +1,4 @@
-//===- FuzzContext.h - One input's MLIR context, for the fuzz targets -*- C++
-//-*-===//
+//===- FuzzContext.h - One input's MLIR context, fuzz targets ---*- C++ -*-===//
 //
 // Private to tools/kbench-fuzz: the context every target that takes MLIR text
 // parses its input in (MLIRTargets.cpp, SearchTargets.cpp), and the contract
@@ -17,6 +16,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -78,10 +78,13 @@ public:
   /// Aborts unless the stage `stage`, which failed, reported why: at least one
   /// error, every error located in an input file, none of them an internal
   /// message of the lowering machinery.
-  void requireUserFacingFailure(StringRef stage) const {
-    if (errors.empty())
+  /// Only the errors after the first `since` count (errorCount() before the
+  /// stage ran), so that a stage run several times on one input must explain
+  /// each of its failures.
+  void requireUserFacingFailure(StringRef stage, size_t since = 0) const {
+    if (errors.size() <= since)
       broken(stage, "failed without an error message");
-    for (const auto &[loc, message] : errors) {
+    for (const auto &[loc, message] : llvm::drop_begin(errors, since)) {
       if (!isLocated(loc))
         broken(stage,
                "reported an error with no location in the input: " + message);
@@ -94,6 +97,9 @@ public:
                             message);
     }
   }
+
+  /// The number of errors reported so far.
+  size_t errorCount() const { return errors.size(); }
 
   [[noreturn]] static void broken(StringRef stage, const std::string &what) {
     llvm::errs() << "kbench-fuzz: " << stage << " " << what << "\n";

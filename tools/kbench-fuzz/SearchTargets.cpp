@@ -1,5 +1,4 @@
-//===- SearchTargets.cpp - Fuzz target of the search's spaces
-//--------------===//
+//===- SearchTargets.cpp - Fuzz target of the search's spaces ------------===//
 //
 // A space (docs/search.md, "The space") is text a user, an agent or the LLM
 // proposer writes: its reader, its constraints and the schedules it resolves
@@ -92,9 +91,10 @@ int kbench::fuzz::fuzzSpace(const uint8_t *data, size_t size) {
                           "wrote a candidate that does not parse back:\n" +
                               script);
     OwningOpRef<ModuleOp> candidate(cast<ModuleOp>((*kernel)->clone()));
+    size_t errorsBefore = ctx.errorCount();
     if (failed(kbench::applyScheduleModule(*candidate, *schedule,
                                            "candidate.mlir"))) {
-      ctx.requireUserFacingFailure("the transform interpreter");
+      ctx.requireUserFacingFailure("the transform interpreter", errorsBefore);
       continue;
     }
     if (failed(verify(*candidate)))

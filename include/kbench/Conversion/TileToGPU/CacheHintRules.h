@@ -1,4 +1,4 @@
-//===- CacheHintRules.h - Which loads take an L2 eviction priority -*- C++
+//===- CacheHintRules.h - Loads that take an L2 priority ---------*- C++
 //-*-===//
 //
 // Shared by tile-to-gpu (the cache_hints knob, CacheHints.cpp emits the
