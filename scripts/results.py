@@ -24,6 +24,7 @@ import glob
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -398,6 +399,24 @@ LABELS = {"candidate": "ours (kbench)", "eager_tf32_off": "torch eager (TF32 off
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 
 
+def step_rows(task, series, speeds):
+    """The chart rows of a best-so-far curve (`speeds[i]`: the speed after
+    i + 1 measurements, None where nothing is known yet) as a step function:
+    a point where the speed changes, and the last."""
+    last, steps = None, []
+    for i, speed in enumerate(speeds):
+        if speed is None:
+            continue
+        point = {"task": task, "series": series, "measurements": i + 1,
+                 "speed": round(speed, 4)}
+        if last is None or point["speed"] != last["speed"]:
+            steps.append(point)
+        last = point
+    if last is not None and steps[-1] is not last:
+        steps.append(last)
+    return steps
+
+
 def search_curve_rows():
     """Best-so-far speed relative to the default schedule after each
     measurement, per task: the grid in its order and the median over seeds of
@@ -418,48 +437,25 @@ def search_curve_rows():
                 if name.startswith("grid") and any(r["series"] == name and r["task"] == task
                                                    for r in rows):
                     continue  # the same grid in every file
-                # A step function: a point where the median changes, and the last.
-                last, steps = None, []
+                medians = []
                 for i in range(min(len(c) for c in runs)):
-                    known = sorted(default / c[i] for c in runs if c[i])
-                    if not known:
-                        continue
-                    mid = known[len(known) // 2] if len(known) % 2 else \
-                        (known[len(known) // 2 - 1] + known[len(known) // 2]) / 2
-                    point = {"task": task, "series": name, "measurements": i + 1,
-                             "speed": round(mid, 4)}
-                    if last is None or point["speed"] != last["speed"]:
-                        steps.append(point)
-                    last = point
-                if last is not None and steps[-1] is not last:
-                    steps.append(last)
-                rows += steps
+                    known = [default / c[i] for c in runs if c[i]]
+                    medians.append(statistics.median(known) if known else None)
+                rows += step_rows(task, name, medians)
     return rows
 
 
 def search_live_rows():
     """Best-so-far speed relative to the default schedule after each
     measurement of a live search, per task and run (docs/search-live*.json,
-    written by scripts/search-live-curves.py from the searches' archives):
-    a step function, a point where the best changes, and the last."""
+    written by scripts/search-live-curves.py from the searches' archives)."""
     rows = []
     for path in sorted(glob.glob(os.path.join(DOCS, "search-live*.json"))):
         live = read_json(path, "live search curves")
         for task, entry in sorted(live["tasks"].items()):
-            default, steps = entry["default_us"], []
-            for i, us in enumerate(entry["curve_us"]):
-                if us is None:
-                    continue
-                point = {"task": task, "series": live["label"], "measurements": i + 1,
-                         "speed": round(default / us, 4)}
-                if not steps or steps[-1]["speed"] != point["speed"]:
-                    steps.append(point)
-            last = {"task": task, "series": live["label"],
-                    "measurements": len(entry["curve_us"]),
-                    "speed": round(default / entry["curve_us"][-1], 4)}
-            if steps[-1] != last:
-                steps.append(last)
-            rows += steps
+            rows += step_rows(task, live["label"],
+                              [entry["default_us"] / us if us else None
+                               for us in entry["curve_us"]])
     return rows
 
 
@@ -494,6 +490,32 @@ def search_roofline_rows():
                 rows.append(point("search best, %s start (median seed)" % start,
                                   bests[len(bests) // 2]))
     return rows
+
+
+def curve_spec(title, subtitle, rows, columns, width, x_scale, line):
+    """A faceted chart of best-so-far curves (step_rows), one panel per task,
+    a dashed rule at 95% of the default schedule's speed."""
+    return {
+        "$schema": SCHEMA,
+        "title": {"text": title, "subtitle": subtitle},
+        "data": {"values": rows},
+        "facet": {"field": "task", "type": "nominal", "title": None},
+        "columns": columns,
+        "spec": {
+            "width": width, "height": 160,
+            "layer": [
+                {"mark": dict({"type": "line", "interpolate": "step-after"}, **line),
+                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
+                                    "scale": x_scale,
+                                    "title": "measurements spent (bundles timed)"},
+                              "y": {"field": "speed", "type": "quantitative",
+                                    "scale": {"zero": False},
+                                    "title": "speed / default schedule's"},
+                              "color": {"field": "series", "type": "nominal", "title": None,
+                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
+                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
+                 "encoding": {"y": {"datum": 0.95}}}]},
+        "resolve": {"scale": {"y": "independent"}}}
 
 
 def chart_specs(doc):
@@ -572,54 +594,18 @@ def chart_specs(doc):
                          "color": {"field": "against", "type": "nominal", "title": "against",
                                    "scale": {"domain": ["torch.compile", "eager TF32 off"]}}}},
     }
-    curve_rows = search_curve_rows()
-    specs["search-curves"] = {
-        "$schema": SCHEMA,
-        "title": {"text": "kbench search against the grid of the same space",
-                  "subtitle": "best so far over the default schedule's speed (tune shape, H200 "
-                              "screen medians, replayed: docs/search.md); dashed: 95%"},
-        "data": {"values": curve_rows},
-        "facet": {"field": "task", "type": "nominal", "title": None},
-        "columns": 2,
-        "spec": {
-            "width": 260, "height": 160,
-            "layer": [
-                {"mark": {"type": "line", "interpolate": "step-after"},
-                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
-                                    "scale": {"type": "log", "domain": [1, 256]},
-                                    "title": "measurements spent (bundles timed)"},
-                              "y": {"field": "speed", "type": "quantitative",
-                                    "scale": {"zero": False},
-                                    "title": "speed / default schedule's"},
-                              "color": {"field": "series", "type": "nominal", "title": None,
-                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
-                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
-                 "encoding": {"y": {"datum": 0.95}}}]},
-        "resolve": {"scale": {"y": "independent"}}}
-    specs["search-live"] = {
-        "$schema": SCHEMA,
-        "title": {"text": "Live kbench searches from the naive point",
-                  "subtitle": "best so far over the default schedule's speed (tune shape, "
-                              "screen medians of the GPU the search ran on: docs/search.md); "
-                              "dashed: 95%"},
-        "data": {"values": search_live_rows()},
-        "facet": {"field": "task", "type": "nominal", "title": None},
-        "columns": 3,
-        "spec": {
-            "width": 220, "height": 160,
-            "layer": [
-                {"mark": {"type": "line", "interpolate": "step-after", "point": True},
-                 "encoding": {"x": {"field": "measurements", "type": "quantitative",
-                                    "scale": {"domain": [0, 128]},
-                                    "title": "measurements spent (bundles timed)"},
-                              "y": {"field": "speed", "type": "quantitative",
-                                    "scale": {"zero": False},
-                                    "title": "speed / default schedule's"},
-                              "color": {"field": "series", "type": "nominal", "title": None,
-                                        "legend": {"labelLimit": 400, "orient": "bottom"}}}},
-                {"mark": {"type": "rule", "strokeDash": [4, 4], "color": "gray"},
-                 "encoding": {"y": {"datum": 0.95}}}]},
-        "resolve": {"scale": {"y": "independent"}}}
+    specs["search-curves"] = curve_spec(
+        "kbench search against the grid of the same space",
+        "best so far over the default schedule's speed (tune shape, H200 screen medians, "
+        "replayed: docs/search.md); dashed: 95%",
+        search_curve_rows(), columns=2, width=260,
+        x_scale={"type": "log", "domain": [1, 256]}, line={})
+    specs["search-live"] = curve_spec(
+        "Live kbench searches from the naive point",
+        "best so far over the default schedule's speed (tune shape, screen medians of the "
+        "GPU the search ran on: docs/search.md); dashed: 95%",
+        search_live_rows(), columns=3, width=220, x_scale={"domain": [0, 128]},
+        line={"point": True})
     roof = search_roofline_rows()
     # The ceiling around each task's intensity, as rows of the faceted data.
     for task in sorted({r["task"] for r in roof}):
