@@ -13,18 +13,18 @@
 // It holds no lowering logic and no map from tile values (the two maps from
 // ops say where a loop pattern staged a load's tile, prefetchedTiles, and
 // which L2 priority a load asks for, l2Priorities): a new op or layout never
-// edits this file. It includes only CacheHints.h, Knobs.h and Layout.h (the
-// include graph of the lowering is in Patterns.h).
+// edits this file. It includes only Knobs.h, Layout.h and the public
+// CacheHintRules.h (the include graph of the lowering is in Patterns.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
 #define KBENCH_LIB_CONVERSION_TILETOGPU_KERNELCONTEXT_H
 
-#include "CacheHints.h"
 #include "Knobs.h"
 #include "Layout.h"
 
+#include "kbench/Conversion/TileToGPU/CacheHintRules.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
@@ -69,7 +69,7 @@ public:
   /// time (the scalar_unaligned_rows knob).
   bool scalarUnalignedRows;
   /// The L2 eviction priority of each tile.load that gets one (the
-  /// cache_hints knob; CacheHints.h); empty without the knob.
+  /// cache_hints knob; CacheHintRules.h); empty without the knob.
   llvm::DenseMap<mlir::Operation *, L2Priority> l2Priorities;
 
   //===--- Prologue (built by the pass before the patterns run) ----------===//

@@ -32,14 +32,15 @@
 // rule, because the extra version changes the whole kernel's code: measured
 // faster at unaligned shapes and slower at some aligned ones.
 //
-// With the cache_hints knob, whole runs of the loads CacheHints.h plans for
-// carry an L2 eviction priority.
+// With the cache_hints knob, whole runs of the loads CacheHintRules.h plans
+// for carry an L2 eviction priority (CacheHints.h emits them).
 //
 // A layout conversion stores the tile to shared memory in one layout and
 // reads it back in the other (SharedMemory.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheHints.h"
 #include "GlobalAccess.h"
 #include "SharedMemory.h"
 
@@ -366,7 +367,7 @@ kbench::gpu_lowering::emitLoad(KernelContext &ctx, OpBuilder &b,
   VectorType runType = VectorType::get({run}, elementType);
   TileAccess access = addressTile(ctx, b, view, indices, layout, loc);
   TypedAttr pad = getPadAttr(view.pad, elementType);
-  // The L2 priority of whole runs (cache_hints; CacheHints.h).
+  // The L2 priority of whole runs (cache_hints; CacheHintRules.h).
   std::optional<L2Priority> priority;
   if (auto it = ctx.l2Priorities.find(op); it != ctx.l2Priorities.end())
     priority = it->second;

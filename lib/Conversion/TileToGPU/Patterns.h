@@ -27,7 +27,8 @@
 // Include graph (acyclic; every arrow points to a header that includes none
 // of the headers above it):
 //   *Lowering.cpp, TileToGPU.cpp -> Patterns.h
-//   Patterns.h -> KernelContext.h -> CacheHints.h, Knobs.h, Layout.h
+//   Patterns.h -> KernelContext.h -> Knobs.h, Layout.h
+//   MemoryLowering.cpp -> CacheHints.h
 //   Patterns.h -> TypeConverter.h -> Layout.h
 //   ViewLowering.cpp, MemoryLowering.cpp, MmaLowering.cpp -> GlobalAccess.h
 //     -> Patterns.h
