@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace kbench::runner {
@@ -17,14 +18,14 @@ size_t PreparedCase::bytes() const {
   return total;
 }
 
-size_t CaseCache::defaultBudget() {
+size_t CaseCache::defaultBudget(size_t deviceMemoryBytes) {
   if (const char *mb = std::getenv("KBENCH_CASE_CACHE_MB"); mb && *mb) {
     char *end = nullptr;
     unsigned long long v = std::strtoull(mb, &end, 10);
     if (end && *end == '\0')
       return static_cast<size_t>(v) << 20;
   }
-  return size_t(4) << 30;
+  return std::max(size_t(4) << 30, deviceMemoryBytes / 4);
 }
 
 std::shared_ptr<PreparedCase> CaseCache::find(const std::string &key) {

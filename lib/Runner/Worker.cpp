@@ -89,6 +89,8 @@ struct Device {
   /// restore it after each op, so the driver calls of this thread stay on
   /// that device's primary context even for --device N > 0.
   std::shared_ptr<c10::DeviceGuard> guard;
+  /// The GPU's memory (cuDeviceTotalMem); 0 on the host target.
+  size_t memoryBytes = 0;
   bool gpu() const { return device.is_cuda(); }
   void sync(const std::string &what) const {
     if (cu)
@@ -133,6 +135,7 @@ Device openDevice(const std::string &target, int index, nlohmann::json &env) {
   // No persisting-L2 window may survive the flushes (llm.c #851).
   env["persisting_l2_limit_set_to_0"] = d.cu->disablePersistingL2();
   env.update(d.cu->describe(index));
+  d.memoryBytes = env.value("memory_bytes", size_t(0));
   return d;
 }
 
@@ -655,7 +658,8 @@ Outcome evaluateBundle(const EvalPlan &plan, const Device &dev, CaseCache &cache
                {"case_hits", cache.hits - hits0},
                {"case_misses", cache.misses - misses0},
                {"retained_cases", cache.retainedCases()},
-               {"retained_bytes", cache.retainedBytes()}});
+               {"retained_bytes", cache.retainedBytes()},
+               {"budget_bytes", cache.budgetBytes()}});
     ch.send({{"type", "done"}, {"seconds", secondsSince(t0)}});
     return Outcome::Done;
   } catch (...) {
@@ -688,7 +692,7 @@ int runBatchWorker(const std::vector<EvalPlan> &plans, size_t first, int fd) {
   } catch (...) {
     return exitStatus(reportFailure(ch, Where()));
   }
-  CaseCache cache(CaseCache::defaultBudget());
+  CaseCache cache(CaseCache::defaultBudget(dev.memoryBytes));
   for (size_t i = first; i < plans.size(); ++i) {
     ch.send({{"type", "bundle"}, {"index", i}});
     Outcome o = evaluateBundle(plans[i], dev, cache, std::chrono::steady_clock::now(), ch);

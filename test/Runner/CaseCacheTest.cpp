@@ -94,8 +94,20 @@ TEST(CaseCache, BaselinesPerShape) {
 TEST(CaseCache, BudgetFromTheEnvironment) {
   setenv("KBENCH_CASE_CACHE_MB", "3", 1);
   EXPECT_EQ(CaseCache::defaultBudget(), size_t(3) << 20);
+  // The variable wins over the GPU's size too.
+  EXPECT_EQ(CaseCache::defaultBudget(size_t(80) << 30), size_t(3) << 20);
   unsetenv("KBENCH_CASE_CACHE_MB");
   EXPECT_EQ(CaseCache::defaultBudget(), size_t(4) << 30);
+}
+
+TEST(CaseCache, BudgetIsAQuarterOfTheGpuAndAtLeastFourGiB) {
+  unsetenv("KBENCH_CASE_CACHE_MB");
+  EXPECT_EQ(CaseCache::defaultBudget(size_t(80) << 30), size_t(20) << 30);
+  EXPECT_EQ(CaseCache::defaultBudget(size_t(140) << 30), size_t(35) << 30);
+  // A small GPU keeps the 4 GiB floor (what every GPU had before).
+  EXPECT_EQ(CaseCache::defaultBudget(size_t(8) << 30), size_t(4) << 30);
+  CaseCache cache(CaseCache::defaultBudget(size_t(80) << 30));
+  EXPECT_EQ(cache.budgetBytes(), size_t(20) << 30);
 }
 
 } // namespace

@@ -50,8 +50,14 @@ public:
   /// kbench-run call, which has no later bundle to share them with).
   explicit CaseCache(size_t budgetBytes) : budget(budgetBytes) {}
 
-  /// $KBENCH_CASE_CACHE_MB megabytes when set, else 4 GiB.
-  static size_t defaultBudget();
+  /// $KBENCH_CASE_CACHE_MB megabytes when set; else a quarter of the GPU's
+  /// memory (`deviceMemoryBytes`, 0 on the host target), and never less than
+  /// 4 GiB. A large-shape task's cases outgrow 4 GiB (log_softmax_backward's
+  /// 4096 x 32000 and derived shapes take 20-25 GB with their references),
+  /// and each bundle then redraws on the CPU and re-references every case
+  /// past the budget; a quarter of an H100 or H200 holds them all and leaves
+  /// the rest to the candidates, the baselines and a second evaluator.
+  static size_t defaultBudget(size_t deviceMemoryBytes = 0);
 
   /// The case under `key`, or null (counted as a hit or a miss).
   std::shared_ptr<PreparedCase> find(const std::string &key);
@@ -69,6 +75,7 @@ public:
   bool retains() const { return budget > 0; }
 
   size_t hits = 0, misses = 0;
+  size_t budgetBytes() const { return budget; }
   size_t retainedBytes() const { return used; }
   size_t retainedCases() const { return cases.size(); }
 
