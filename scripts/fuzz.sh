@@ -7,7 +7,7 @@
 # Builds build-fuzz/ (FUZZ_BUILD_DIR overrides) with clang-22,
 # -fsanitize=fuzzer,address and KBENCH_FUZZ=ON, then runs each TARGET (all by
 # default: tile-ir transform tile-verify lowering task-json manifest
-# mcp-request space) for
+# mcp-request space dispatch) for
 # SECONDS (default 300), one after the other, under nice -n 19. Each target
 # fuzzes a working corpus in build-fuzz/corpus/<target>, started from the
 # committed corpus tools/kbench-fuzz/corpus/<target>; crashes, timeouts and
@@ -25,7 +25,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-all=(tile-ir transform tile-verify lowering task-json manifest mcp-request space)
+all=(tile-ir transform tile-verify lowering task-json manifest mcp-request space dispatch)
 
 seconds=300 build_only=0 no_build=0 seed=0 minimize=0 targets=()
 while [ $# -gt 0 ]; do
@@ -129,6 +129,10 @@ seed_target() {
     manifest)
       while IFS= read -r f; do cp "$root/$f" "$out/seed_$(echo "$f" | tr '/' '_')"; done < <(
         cd "$root" && grep -rl '"kbench-bundle/1"' test --include='*.json') ;;
+    dispatch)
+      for f in "$root"/tasks/*/schedules/dispatch.json; do
+        cp "$f" "$out/seed_$(basename "$(dirname "$(dirname "$f")")")"
+      done ;;
   esac
   # Drop seeds that are empty or too large for the target's -max_len.
   find "$out" -name 'seed_*' \( -empty -o -size +64k \) -delete
@@ -136,7 +140,7 @@ seed_target() {
 }
 
 max_len() {
-  case "$1" in transform) echo 4096 ;; *) echo 8192 ;; esac
+  case "$1" in transform|dispatch) echo 4096 ;; *) echo 8192 ;; esac
 }
 
 for t in "${targets[@]}"; do

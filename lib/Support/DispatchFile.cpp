@@ -23,9 +23,9 @@ bool isSymbolSuffix(const std::string &name) {
   });
 }
 
-DispatchFile parseDispatch(const std::filesystem::path &file,
+DispatchFile parseDispatch(const nlohmann::json &doc,
+                           const std::filesystem::path &file,
                            const std::vector<std::string> &taskDims) {
-  nlohmann::json doc = readJsonFile(file, "dispatch file");
   Field root(doc, "", file.string());
   root.expectObject();
   root.allowOnly({"description", "variants"});
@@ -103,7 +103,19 @@ std::optional<DispatchFile> tryReadDispatchFile(const std::filesystem::path &fil
                                                 const std::vector<std::string> &taskDims,
                                                 std::string &error) {
   try {
-    return parseDispatch(file, taskDims);
+    return parseDispatch(readJsonFile(file, "dispatch file"), file, taskDims);
+  } catch (const InputError &e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<DispatchFile>
+tryParseDispatchText(const std::string &text, const std::filesystem::path &file,
+                     const std::vector<std::string> &taskDims,
+                     std::string &error) {
+  try {
+    return parseDispatch(parseJsonText(text, file.string()), file, taskDims);
   } catch (const InputError &e) {
     error = e.what();
     return std::nullopt;

@@ -153,15 +153,22 @@ nlohmann::json readJsonFile(const std::filesystem::path &path, const std::string
     throw InputError(path.string() + ": cannot be read");
   std::stringstream text;
   text << in.rdbuf();
+  return parseJsonText(text.str(), path.string());
+}
+
+nlohmann::json parseJsonText(const std::string &text,
+                             const std::string &origin) {
   try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error &e) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix.
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception &e) {
+    // A syntax error, or a number too large for a double ("1E6666" is an
+    // out_of_range error of the parser, not a parse_error). Drop nlohmann's
+    // "[json.exception.parse_error.101] " prefix.
     std::string message = e.what();
     size_t close = message.find("] ");
     if (message.rfind("[json.exception", 0) == 0 && close != std::string::npos)
       message = message.substr(close + 2);
-    throw InputError(path.string() + ": not valid JSON: " + message);
+    throw InputError(origin + ": not valid JSON: " + message);
   }
 }
 

@@ -43,6 +43,9 @@ int fuzzMcpRequest(const uint8_t *data, size_t size);
 /// the space reader, resolved at three points and applied to a fixed task
 /// kernel (row_softmax) as the search compiles a candidate.
 int fuzzSpace(const uint8_t *data, size_t size);
+/// A task's schedules/dispatch.json text through the dispatch reader; an
+/// accepted file keeps the reader's promises (names, `when` facts).
+int fuzzDispatch(const uint8_t *data, size_t size);
 
 using TestOneInput = int (*)(const uint8_t *data, size_t size);
 
@@ -60,6 +63,7 @@ inline constexpr Target kTargets[] = {
     {"tile-verify", fuzzTileVerify, 8192}, {"lowering", fuzzLowering, 8192},
     {"task-json", fuzzTaskJson, 8192},     {"manifest", fuzzManifest, 8192},
     {"mcp-request", fuzzMcpRequest, 4096}, {"space", fuzzSpace, 8192},
+    {"dispatch", fuzzDispatch, 4096},
 };
 
 } // namespace kbench::fuzz

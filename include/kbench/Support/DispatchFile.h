@@ -57,6 +57,13 @@ std::optional<DispatchFile> tryReadDispatchFile(const std::filesystem::path &fil
                                                 const std::vector<std::string> &taskDims,
                                                 std::string &error);
 
+/// The same for `text`, the contents of `file` (which names it in messages
+/// and resolves the schedules).
+std::optional<DispatchFile>
+tryParseDispatchText(const std::string &text, const std::filesystem::path &file,
+                     const std::vector<std::string> &taskDims,
+                     std::string &error);
+
 } // namespace kbench
 
 #endif // KBENCH_SUPPORT_DISPATCHFILE_H

@@ -71,6 +71,11 @@ std::string jsonKind(const nlohmann::json &value);
 /// syntax errors, the line and column.
 nlohmann::json readJsonFile(const std::filesystem::path &path, const std::string &what);
 
+/// Parses `text`, the contents of `origin` (a file name for messages).
+/// Throws InputError "<origin>: not valid JSON: <what, line and column>".
+nlohmann::json parseJsonText(const std::string &text,
+                             const std::string &origin);
+
 /// A shape expression: an integer or a string in the ShapeExpr grammar.
 ShapeExpr parseExprField(const Field &f);
 
