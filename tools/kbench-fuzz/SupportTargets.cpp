@@ -1,5 +1,4 @@
-//===- SupportTargets.cpp - Fuzz targets of the JSON contracts
-//-------------===//
+//===- SupportTargets.cpp - Fuzz targets of the JSON contracts ------------===//
 //
 // task.json and manifest.json are read by the runner before anything touches
 // LibTorch or the GPU, and a task's schedules/dispatch.json by the compiler,

@@ -55,8 +55,9 @@ public:
   /// 4 GiB. A large-shape task's cases outgrow 4 GiB (log_softmax_backward's
   /// 4096 x 32000 and derived shapes take 20-25 GB with their references),
   /// and each bundle then redraws on the CPU and re-references every case
-  /// past the budget; a quarter of an H100 or H200 holds them all and leaves
-  /// the rest to the candidates, the baselines and a second evaluator.
+  /// past the budget. A quarter of an H200 (35 GB) holds them all, of an H100
+  /// (20 GB) most, and leaves the rest to the candidates, the baselines and a
+  /// second evaluator sharing the GPU.
   static size_t defaultBudget(size_t deviceMemoryBytes = 0);
 
   /// The case under `key`, or null (counted as a hit or a miss).
