@@ -14,6 +14,7 @@
 #include "kbench/Support/BundleSchema.h"
 #include "kbench/Support/DispatchFile.h"
 #include "kbench/Support/InputError.h"
+#include "kbench/Support/JsonField.h"
 #include "kbench/Support/Task.h"
 
 #include <nlohmann/json.hpp>
@@ -31,24 +32,29 @@
 
 using namespace kbench;
 
-/// The document in `data`, or nothing when it is not JSON (the readers'
-/// callers report that before the reader runs).
-static std::optional<nlohmann::json> parseJson(const uint8_t *data, size_t size) {
-  nlohmann::json doc = nlohmann::json::parse(data, data + size, nullptr,
-                                             /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    return std::nullopt;
-  return doc;
-}
-
 [[noreturn]] static void escaped(const char *reader, const std::exception &e) {
   std::fprintf(stderr, "%s let an exception other than InputError escape: %s\n", reader,
                e.what());
   std::abort();
 }
 
+/// The document in `data` as the tools read a file (parseJsonText, behind
+/// readJsonFile), or nothing when they refuse it as JSON; that refusal must
+/// be an InputError too.
+static std::optional<nlohmann::json> parseJson(const uint8_t *data, size_t size,
+                                               const char *file) {
+  try {
+    return parseJsonText(
+        std::string(reinterpret_cast<const char *>(data), size), file);
+  } catch (const InputError &) {
+    return std::nullopt;
+  } catch (const std::exception &e) {
+    escaped("parseJsonText", e);
+  }
+}
+
 int kbench::fuzz::fuzzTaskJson(const uint8_t *data, size_t size) {
-  std::optional<nlohmann::json> doc = parseJson(data, size);
+  std::optional<nlohmann::json> doc = parseJson(data, size, "task.json");
   if (!doc)
     return 0;
   try {
@@ -73,7 +79,7 @@ int kbench::fuzz::fuzzTaskJson(const uint8_t *data, size_t size) {
 }
 
 int kbench::fuzz::fuzzManifest(const uint8_t *data, size_t size) {
-  std::optional<nlohmann::json> doc = parseJson(data, size);
+  std::optional<nlohmann::json> doc = parseJson(data, size, "manifest.json");
   if (!doc)
     return 0;
   std::optional<bundle::BundleManifest> manifest;
