@@ -142,9 +142,12 @@ int kbench::fuzz::fuzzDispatch(const uint8_t *data, size_t size) {
     const DispatchVariant &variant = dispatch->variants[v];
     if (variant.name.empty() || !names.insert(variant.name).second)
       broken("accepted an empty or repeated name '" + variant.name + "'", text);
+    // A kernel symbol's suffix: letters, digits and '_', no leading digit.
+    bool symbolSafe = !std::isdigit(static_cast<unsigned char>(variant.name[0]));
     for (char c : variant.name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-        broken("accepted the name '" + variant.name + "'", text);
+      symbolSafe &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (!symbolSafe)
+      broken("accepted the name '" + variant.name + "'", text);
     if (variant.schedule.empty())
       broken("accepted a variant without a schedule", text);
     bool last = v + 1 == dispatch->variants.size();
