@@ -1,15 +1,19 @@
-// Search space of batchnorm_train (docs/search.md, "The space"): its kernel
-// file has two tile.kernels, so the default space does not cover it. The
-// statistics kernel @batchnorm_moments: warps, rows and columns per step,
-// access width and the chunk of its split across CTAs
-// (transform.tile.split_reduction, always applied: without it a CTA walks
-// every row); the elementwise kernel's warps, rows and columns per CTA and
-// access width for @batchnorm_apply. The first constraint keeps the 3
-// accumulators within 64 elements a thread (at 5 x 64 x 32 / 128 = 80,
-// batchnorm_backward's moments kernel held 186 registers and ran 7% slower
-// than at 40 (with chunks of 4 against 8) on the H200 machine, 2026-12-03).
+// Search space of batchnorm_train (docs/search.md, "The space"), written because
+// the moments kernel has a rule the default space cannot know: the first
+// constraint keeps its 3 accumulators within 64 elements a thread (at
+// 5 x 64 x 32 / 128 = 80, batchnorm_backward's moments kernel held 186
+// registers and ran 7% slower than at 40 on the H200 machine, 2026-12-03).
+// The statistics kernel @batchnorm_moments: warps, rows and columns per step,
+// access width, and whether its rows are split across CTAs
+// (transform.tile.split_reduction with a chunk of row tiles, region 1 of
+// "split_reduction"; region 0, one CTA walking every row of its columns, is
+// the naive point and suits few rows, where the split's zeroing kernel and
+// atomics cost more than they spread). The elementwise kernel @batchnorm_apply:
+// warps, rows and columns per CTA, access width. Both kernels: plain scalar
+// accesses for unaligned rows (unaligned_rows, transform.tile.scalar_unaligned_rows;
+// changes the code only where rows are not 16-byte aligned).
 // The default schedule is the point moments_warps 4, BR 32, BN 32, moments_vw
-// 4, chunk 8 and its elementwise choices.
+// 4, split_reduction 1 with chunk 8, and its elementwise choices.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
@@ -20,7 +24,7 @@ module attributes {transform.with_named_sequence} {
     %normalize = transform.structured.match ops{["tile.kernel"]}
         attributes{sym_name = "batchnorm_apply"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %mw = transform.tune.knob<"moments_warps"> options = [2, 4, 8] -> !transform.param<i64>
+    %mw = transform.tune.knob<"moments_warps"> options = [1, 2, 4, 8] -> !transform.param<i64>
     transform.tile.set_num_warps %moments %mw : !transform.any_op
     %br = transform.tune.knob<"BR"> options = [8, 16, 32, 64] -> !transform.param<i64>
     %bn = transform.tune.knob<"BN"> options = [32, 64, 128] -> !transform.param<i64>
@@ -28,14 +32,23 @@ module attributes {transform.with_named_sequence} {
     %mvw = transform.tune.knob<"moments_vw"> options = [1, 2, 4] -> !transform.param<i64>
     transform.tile.vector_width %moments %mvw : !transform.any_op
     %chunk = transform.tune.knob<"chunk"> options = [2, 4, 8, 16, 32] -> !transform.param<i64>
-    transform.tile.split_reduction %moments chunk %chunk : !transform.any_op
-    %aw = transform.tune.knob<"apply_warps"> options = [2, 4, 8] -> !transform.param<i64>
+    transform.tune.alternatives<"split_reduction"> {
+      transform.yield
+    }, {
+      transform.tile.split_reduction %moments chunk %chunk : !transform.any_op
+      transform.yield
+    }
+    %aw = transform.tune.knob<"apply_warps"> options = [1, 2, 4, 8, 16] -> !transform.param<i64>
     transform.tile.set_num_warps %normalize %aw : !transform.any_op
     %apply_br = transform.tune.knob<"apply_BR"> options = [1, 2, 4] -> !transform.param<i64>
-    %apply_bn = transform.tune.knob<"apply_BN"> options = [256, 512, 1024, 2048] -> !transform.param<i64>
+    %apply_bn = transform.tune.knob<"apply_BN"> options = [256, 512, 1024, 2048, 4096] -> !transform.param<i64>
     transform.tile.set_params %normalize {BR = %apply_br, BN = %apply_bn} : !transform.any_op
-    %avw = transform.tune.knob<"apply_vw"> options = [1, 4] -> !transform.param<i64>
+    %avw = transform.tune.knob<"apply_vw"> options = [1, 2, 4] -> !transform.param<i64>
     transform.tile.vector_width %normalize %avw : !transform.any_op
+    %kernels = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %unaligned = transform.tune.knob<"unaligned_rows"> options = [0, 1] -> !transform.param<i64>
+    transform.tile.scalar_unaligned_rows %kernels %unaligned : !transform.any_op
     transform.yield
   }
 }
