@@ -11,6 +11,7 @@
 
 #include "kbench/Search/Candidate.h"
 
+#include "kbench/Dialect/Tile/IR/KernelABI.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 #include "kbench/Dialect/Tile/TransformOps/Schedule.h"
 #include "kbench/Support/KernelConfig.h"
@@ -107,6 +108,16 @@ std::unique_ptr<TaskCompiler> TaskCompiler::create(MLIRContext &context,
   if (failed(applyTaskOptIns(*compiler->kernel, compiler->task, error)))
     return nullptr;
   return compiler;
+}
+
+std::vector<ShapeFact> TaskCompiler::getRequiresFacts() const {
+  std::vector<ShapeFact> facts;
+  getKernelModule().walk([&](tile::KernelOp op) {
+    for (const tile::RequiresFact &fact : tile::getRequiresFacts(op))
+      if (fact.fact)
+        facts.push_back(*fact.fact);
+  });
+  return facts;
 }
 
 /// Reads the descriptors the IR gives (warps, widths, bytes per thread).

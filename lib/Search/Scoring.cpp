@@ -17,32 +17,70 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <set>
 
 namespace path = llvm::sys::path;
 
 namespace kbench::search {
 
-std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShape) {
+/// Whether every fact that names only dims of `shape` holds there. Facts
+/// naming anything else (a kernel param, a derived dim) are left to the
+/// candidate's own check, which knows their values.
+static bool keepsDimFacts(const SymbolValues &shape,
+                          llvm::ArrayRef<ShapeFact> facts) {
+  for (const ShapeFact &fact : facts) {
+    std::set<std::string> symbols;
+    fact.collectSymbols(symbols);
+    if (!llvm::all_of(symbols,
+                      [&](const std::string &s) { return shape.count(s); }))
+      continue;
+    std::string error;
+    if (fact.holds(shape, error) != std::optional<bool>(true))
+      return false;
+  }
+  return true;
+}
+
+std::vector<llvm::json::Object>
+derivedShapes(const llvm::json::Object &tuneShape,
+              llvm::ArrayRef<ShapeFact> facts) {
   // Dims in name order: a json::Object iterates in no fixed order.
-  std::vector<std::pair<std::string, int64_t>> dims;
+  SymbolValues tune;
   for (const auto &[name, value] : tuneShape)
-    dims.push_back({name.str(), value.getAsInteger().value_or(1)});
-  llvm::sort(dims);
+    tune[name.str()] = value.getAsInteger().value_or(1);
   std::vector<llvm::json::Object> derived;
-  for (size_t shrunk = 0; shrunk < dims.size(); ++shrunk) {
-    int64_t extent = std::max<int64_t>(1, dims[shrunk].second / 4 - 1);
-    if (extent == dims[shrunk].second)
+  for (const auto &[name, full] : tune) {
+    int64_t target = std::max<int64_t>(1, full / 4 - 1);
+    if (target == full)
       continue; // a dim of 1: shrinking it gives the tune shape again
-    llvm::json::Object shape;
-    for (size_t i = 0; i < dims.size(); ++i)
-      shape[dims[i].first] = i == shrunk ? extent : dims[i].second;
-    derived.push_back(std::move(shape));
+    // The nearest extent to the target, below the tune extent, that keeps
+    // the kernel's dim facts; the lower one first on a tie.
+    std::optional<int64_t> extent;
+    SymbolValues shape = tune;
+    auto keeps = [&](int64_t candidate) {
+      if (candidate < 1 || candidate >= full)
+        return false;
+      shape[name] = candidate;
+      return keepsDimFacts(shape, facts);
+    };
+    for (int64_t step = 0; step <= 64 && !extent; ++step) {
+      if (keeps(target - step))
+        extent = target - step;
+      else if (step > 0 && keeps(target + step))
+        extent = target + step;
+    }
+    if (!extent)
+      continue;
+    llvm::json::Object object;
+    for (const auto &[dim, value] : tune)
+      object[dim] = dim == name ? *extent : value;
+    derived.push_back(std::move(object));
   }
   return derived;
 }
 
 bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
-                         std::string &error) {
+                         llvm::ArrayRef<ShapeFact> facts, std::string &error) {
   llvm::SmallString<256> file(taskDir);
   path::append(file, "task.json");
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
@@ -66,7 +104,7 @@ bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
   llvm::json::Array derived;
   for (const llvm::json::Value &shape : *tune)
     if (const llvm::json::Object *dims = shape.getAsObject())
-      for (llvm::json::Object &shrunk : derivedShapes(*dims))
+      for (llvm::json::Object &shrunk : derivedShapes(*dims, facts))
         if (!llvm::is_contained(derived, llvm::json::Value(llvm::json::Object(shrunk))))
           derived.push_back(std::move(shrunk));
   (*shapes)["heldout"] = std::move(derived);

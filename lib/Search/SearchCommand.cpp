@@ -343,7 +343,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   // the derived scoring shapes: the task's own heldout shapes stay unseen.
   llvm::SmallString<256> evalTask(options.workDir);
   path::append(evalTask, "task");
-  if (!writeEvaluationTask(taskDir, evalTask, error))
+  if (!writeEvaluationTask(taskDir, evalTask, compiler->getRequiresFacts(),
+                           error))
     return fail(error);
   EvaluatorOptions evalOptions{evalTask.str().str(), target, {"check"}, timeout};
   if (score == "multi" && timing != "none")

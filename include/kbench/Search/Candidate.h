@@ -15,6 +15,7 @@
 #define KBENCH_SEARCH_CANDIDATE_H
 
 #include "kbench/Driver/CompilePipeline.h"
+#include "kbench/Support/ShapeExpr.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -83,6 +84,10 @@ public:
                                               std::string &error);
 
   mlir::ModuleOp getKernelModule() const { return kernel.get(); }
+
+  /// The well-formed `requires` facts of the kernel's tile.kernel ops, with
+  /// their params left unbound (a candidate's schedule chooses them).
+  std::vector<ShapeFact> getRequiresFacts() const;
   llvm::StringRef getTarget() const { return target; }
 
   /// Applies `schedule` to a clone of the kernel and compiles it into

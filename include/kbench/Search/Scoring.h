@@ -14,7 +14,9 @@
 #define KBENCH_SEARCH_SCORING_H
 
 #include "kbench/Search/Evaluator.h"
+#include "kbench/Support/ShapeExpr.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -31,13 +33,23 @@ namespace kbench::search {
 /// last tile; one dim shrunk at a time lets the measurements say which dim
 /// a schedule's speed depends on (long rows or many rows), which
 /// `--export-dispatch` splits on (docs/search.md, "Fitness").
-std::vector<llvm::json::Object> derivedShapes(const llvm::json::Object &tuneShape);
+///
+/// `facts` are the kernel's `requires` facts: those that name only the
+/// shape's dims (`H % 2 == 0`; not `H <= BH`, whose param the candidate
+/// chooses) must hold at a derived shape, or every candidate would be
+/// refused there. When d / 4 - 1 breaks one, the nearest extent below d that
+/// keeps them all is taken (the lower first on a tie: 30 for H = 128 under
+/// `H % 2 == 0`); a dim with no such extent within 64 of it derives no shape.
+std::vector<llvm::json::Object>
+derivedShapes(const llvm::json::Object &tuneShape,
+              llvm::ArrayRef<ShapeFact> facts = {});
 
 /// Writes `outDir`/task.json: the task's task.json with its "heldout" set
-/// replaced by the derived shapes of the tune shapes (each once). Returns false with
-/// `error` set when task.json cannot be read or written.
+/// replaced by the derived shapes of the tune shapes (each once), which keep
+/// the kernel's `facts` as derivedShapes says. Returns false with `error` set
+/// when task.json cannot be read or written.
 bool writeEvaluationTask(llvm::StringRef taskDir, llvm::StringRef outDir,
-                         std::string &error);
+                         llvm::ArrayRef<ShapeFact> facts, std::string &error);
 
 /// A fitness and what it is.
 struct Score {
