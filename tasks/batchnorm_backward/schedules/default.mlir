@@ -1,13 +1,20 @@
-// Default schedule of batchnorm_backward, kernel by kernel (matched by name):
-// the statistics kernel takes 32 columns per CTA of 4 warps, 32 rows a step
-// and vector_width 4, and splits the rows across CTAs in chunks of 8 row
-// tiles (transform.tile.split_reduction: one zeroing kernel clears the five
-// sums before it, partial sums added with tile.atomic_add; 4096 CTAs at the
-// tune shape 8192 x 4096 instead of 128 walking every row); the dx kernel
-// takes one row of 1024 columns per CTA of 4 warps with 16-byte accesses
-// (4 rows a CTA hold 255 (spilling) registers a thread and ran 1.4x slower
-// on the H200 machine, 2026-12-03). vector_width 4 is checked at run time by
-// tile-to-gpu (masked scalar accesses when N % 4 != 0).
+// Default schedule of batchnorm_backward, kernel by kernel (matched by name),
+// the point a live search of the task's space (schedules/space.mlir) found
+// from the naive start (docs/search.md): the statistics kernel takes 32
+// columns per one-warp CTA, 8 rows a step with scalar accesses, and splits
+// the rows across CTAs in chunks of 4 row tiles (transform.tile.split_reduction:
+// one zeroing kernel clears the five sums before it, partial sums added with
+// tile.atomic_add); the dx kernel takes 2 rows of 256 columns per one-warp
+// CTA with 16-byte accesses, so each CTA turns the sums into a column's
+// factors once for 2 rows. Every kernel also sets
+// transform.tile.scalar_unaligned_rows (plain scalar accesses for interior
+// tiles where rows are not aligned for the vector width), as the measured
+// bundle did. On an H100 machine (2026-12-06, run 2026-12-06-batchnorm-h100,
+// full protocol) against the earlier default (4-warp statistics CTAs of
+// 32 x 32 in chunks of 8, one row of 1024 columns per 4-warp dx CTA):
+// 230.7 against 258.4 us at the tune shape 8192 x 4096 (torch.compile
+// 290.3) and 34.6 against 50.8 us at 3000 x 1000 (torch.compile 49.5,
+// eager 26.5: the shape stays launch-bound, 1.3x the faster baseline).
 //
 // Apply without editing the kernel:
 //   kbench-opt kernel.mlir \
@@ -19,16 +26,19 @@ module attributes {transform.with_named_sequence} {
     %moments = transform.structured.match ops{["tile.kernel"]}
         attributes{sym_name = "batchnorm_backward_moments"} in %root
         : (!transform.any_op) -> !transform.any_op
+    transform.tile.set_num_warps %moments 1 : !transform.any_op
+    transform.tile.set_params %moments {BR = 8, BN = 32} : !transform.any_op
+    transform.tile.vector_width %moments 1 : !transform.any_op
+    transform.tile.split_reduction %moments chunk 4 : !transform.any_op
     %dx = transform.structured.match ops{["tile.kernel"]}
         attributes{sym_name = "batchnorm_backward_dx"} in %root
         : (!transform.any_op) -> !transform.any_op
-    transform.tile.set_num_warps %moments 4 : !transform.any_op
-    transform.tile.set_params %moments {BR = 32, BN = 32} : !transform.any_op
-    transform.tile.vector_width %moments 4 : !transform.any_op
-    transform.tile.split_reduction %moments chunk 8 : !transform.any_op
-    transform.tile.set_num_warps %dx 4 : !transform.any_op
-    transform.tile.set_params %dx {BR = 1, BN = 1024} : !transform.any_op
+    transform.tile.set_num_warps %dx 1 : !transform.any_op
+    transform.tile.set_params %dx {BR = 2, BN = 256} : !transform.any_op
     transform.tile.vector_width %dx 4 : !transform.any_op
+    %kernels = transform.structured.match ops{["tile.kernel"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.tile.scalar_unaligned_rows %kernels 1 : !transform.any_op
     transform.yield
   }
 }

@@ -12,8 +12,9 @@
 // warps, rows and columns per CTA, access width. Both kernels: plain scalar
 // accesses for unaligned rows (unaligned_rows, transform.tile.scalar_unaligned_rows;
 // changes the code only where rows are not 16-byte aligned).
-// The default schedule is the point moments_warps 4, BR 32, BN 32, moments_vw
-// 4, split_reduction 1 with chunk 8, and its elementwise choices.
+// The default schedule is this space's point moments_warps 1, BR 16, BN 32,
+// moments_vw 1, split_reduction 1 with chunk 4, apply_warps 1, apply_BR 4,
+// apply_BN 256, apply_vw 4, unaligned_rows 0: a live search's find.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
