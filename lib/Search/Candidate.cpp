@@ -113,11 +113,20 @@ std::unique_ptr<TaskCompiler> TaskCompiler::create(MLIRContext &context,
 std::vector<ShapeFact> TaskCompiler::getRequiresFacts() const {
   std::vector<ShapeFact> facts;
   getKernelModule().walk([&](tile::KernelOp op) {
-    for (const tile::RequiresFact &fact : tile::getRequiresFacts(op))
-      if (fact.fact)
-        facts.push_back(*fact.fact);
+    for (ShapeFact &fact : tile::getBoundRequiresFacts(op))
+      facts.push_back(std::move(fact));
   });
   return facts;
+}
+
+bool TaskCompiler::addScoringShapes(StringRef evalTaskDir, std::string &error) {
+  FailureOr<TaskSignature> evaluation = readTaskSignature(evalTaskDir, error);
+  if (failed(evaluation))
+    return false;
+  for (auto &[label, dims] : evaluation->shapes)
+    if (StringRef(label).starts_with("heldout"))
+      scoringShapes.push_back({label + " (a derived scoring shape)", dims});
+  return true;
 }
 
 /// Reads the descriptors the IR gives (warps, widths, bytes per thread).
@@ -266,7 +275,9 @@ CompiledCandidate TaskCompiler::compile(
   // task.json, an alignment the tiles no longer give) fails at some task
   // shape, where the runner would refuse the bundle: refuse it here, before
   // it costs GPU time.
-  for (const auto &[label, dims] : task.shapes) {
+  for (const auto &[label, dims] :
+       llvm::concat<const std::pair<std::string, SymbolValues>>(
+           task.shapes, scoringShapes)) {
     std::optional<std::string> why =
         bundle::whyNotRunnableAt(compiled.manifest, dims);
     if (!why)

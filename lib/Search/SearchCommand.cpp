@@ -346,6 +346,8 @@ int runSearchCommand(llvm::ArrayRef<const char *> args, const char *argv0) {
   if (!writeEvaluationTask(taskDir, evalTask, compiler->getRequiresFacts(),
                            error))
     return fail(error);
+  if (!compiler->addScoringShapes(evalTask, error))
+    return fail(error);
   EvaluatorOptions evalOptions{evalTask.str().str(), target, {"check"}, timeout};
   if (score == "multi" && timing != "none")
     evalOptions.shapeSets.push_back("heldout");

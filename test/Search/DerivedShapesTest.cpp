@@ -2,8 +2,9 @@
 //
 // derivedShapes shrinks one dim of the tune shape at a time to d / 4 - 1;
 // a kernel `requires` fact over dims alone moves the extent to the nearest
-// one that keeps it, a fact naming a param is left to the candidate, and a
-// dim that no extent near the target satisfies derives no shape.
+// one that keeps it, a fact naming a symbol the shape does not give is left
+// to the candidate, and a dim that no extent near the target satisfies
+// derives no shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +56,8 @@ TEST(DerivedShapes, DimFactMovesTheExtentDown) {
 }
 
 TEST(DerivedShapes, FactsOverOtherSymbolsAreLeftToTheCandidate) {
-  // BH is a param: a schedule chooses it, so the shape does not answer it.
+  // Symbols the shape does not give (an unbound param, a derived dim of
+  // task.json) leave the fact to the candidate's check and the runner.
   EXPECT_EQ(spell(derivedShapes(tune, {fact("H <= BH"), fact("T % BT == 0")})),
             (std::vector<std::string>{"H=31 T=16384", "H=128 T=4095"}));
 }

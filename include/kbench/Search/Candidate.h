@@ -86,8 +86,17 @@ public:
   mlir::ModuleOp getKernelModule() const { return kernel.get(); }
 
   /// The well-formed `requires` facts of the kernel's tile.kernel ops, with
-  /// their params left unbound (a candidate's schedule chooses them).
+  /// the kernel's own param values (its `params` list) bound: what the kernel
+  /// as written requires of a shape. A candidate's schedule may change the
+  /// params; its bundle's facts are checked again (compile()).
   std::vector<ShapeFact> getRequiresFacts() const;
+
+  /// Adds the derived scoring shapes of the evaluation task in `evalTaskDir`
+  /// (its "heldout" set, Scoring.h) to the shapes a candidate's requires
+  /// facts must hold at before it may reach a GPU: the runner checks and
+  /// times a candidate there too. Returns false with `error` set when that
+  /// task.json cannot be read.
+  bool addScoringShapes(llvm::StringRef evalTaskDir, std::string &error);
   llvm::StringRef getTarget() const { return target; }
 
   /// Applies `schedule` to a clone of the kernel and compiles it into
@@ -114,6 +123,8 @@ private:
   mlir::MLIRContext &context;
   std::string taskDir, target;
   TaskSignature task;
+  /// Labelled "heldout[i] {...} (a derived scoring shape)".
+  std::vector<std::pair<std::string, SymbolValues>> scoringShapes;
   mlir::OwningOpRef<mlir::ModuleOp> kernel;
 };
 

@@ -34,12 +34,14 @@ namespace kbench::search {
 /// a schedule's speed depends on (long rows or many rows), which
 /// `--export-dispatch` splits on (docs/search.md, "Fitness").
 ///
-/// `facts` are the kernel's `requires` facts: those that name only the
-/// shape's dims (`H % 2 == 0`; not `H <= BH`, whose param the candidate
-/// chooses) must hold at a derived shape, or every candidate would be
-/// refused there. When d / 4 - 1 breaks one, the nearest extent below d that
-/// keeps them all is taken (the lower first on a tie: 30 for H = 128 under
-/// `H % 2 == 0`); a dim with no such extent within 64 of it derives no shape.
+/// `facts` are the kernel's `requires` facts with its own params bound
+/// (TaskCompiler::getRequiresFacts): those that then name only the shape's
+/// dims (`H % 2 == 0`; `M % 4 == 0` from `M % BR == 0` at BR = 4) must hold
+/// at a derived shape, or candidates would be refused there. When d / 4 - 1
+/// breaks one, the nearest extent below d that keeps them all is taken (the
+/// lower first on a tie: 30 for H = 128 under `H % 2 == 0`); a dim with no
+/// such extent within 64 of it derives no shape. Facts that still name
+/// something else (a derived dim of task.json) are left to the runner.
 std::vector<llvm::json::Object>
 derivedShapes(const llvm::json::Object &tuneShape,
               llvm::ArrayRef<ShapeFact> facts = {});
