@@ -24,8 +24,9 @@ namespace path = llvm::sys::path;
 namespace kbench::search {
 
 /// Whether every fact that names only dims of `shape` holds there. Facts
-/// naming anything else (a kernel param, a derived dim) are left to the
-/// candidate's own check, which knows their values.
+/// naming anything else (a derived dim of task.json, a param left unbound)
+/// are left to the candidate's own check and the runner, which know their
+/// values.
 static bool keepsDimFacts(const SymbolValues &shape,
                           llvm::ArrayRef<ShapeFact> facts) {
   for (const ShapeFact &fact : facts) {
