@@ -1,8 +1,9 @@
 //===- Compare.cpp - Tolerance checks, poison and verdict text ------------===//
 //
 // All comparisons are a handful of ATen ops in fp64 on the tensors' device,
-// with one host sync per statistic; the element loop never runs on the CPU
-// for GPU tensors, which keeps a candidate's check well under a second.
+// whose results come back to the host in one transfer per comparison; the
+// element loop never runs on the CPU for GPU tensors, which keeps a
+// candidate's check well under a second.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,39 +144,73 @@ ErrorStats compareTensors(const at::Tensor &out, const at::Tensor &ref, Toleranc
   at::Tensor bound = r.abs() * tol.rtol + tol.atol;
   // NaN compares false, so NaN in either tensor lands in `bad`.
   at::Tensor badMask = (diff <= bound).logical_not();
-  s.bad = badMask.sum().item<int64_t>();
-  s.refFinite = at::isfinite(r).all().item<bool>();
-  s.rmsRef = std::sqrt((r * r).mean().item<double>());
-
   at::Tensor finiteOut = at::isfinite(o);
-  s.nonFinite = finiteOut.logical_not().sum().item<int64_t>();
+  at::Tensor poisoned;
   if (poisonCheck) {
     auto [view, pattern] = poisonPattern(out.scalar_type());
     (void)view;
-    at::Tensor poisoned = bits(out) == pattern;
+    poisoned = bits(out) == pattern;
     // An integer reference may legitimately equal the pattern.
     if (!at::isFloatingType(out.scalar_type()))
       poisoned = poisoned.logical_and(bits(ref) != pattern);
-    s.poisoned = poisoned.sum().item<int64_t>();
-    if (at::isFloatingType(out.scalar_type()))
-      s.nonFinite -= s.poisoned;
   }
-
   at::Tensor finiteDiff = at::isfinite(diff);
-  s.maxAbs = diff.masked_fill(finiteDiff.logical_not(), 0.0).max().item<double>();
   at::Tensor relMask = (r.abs() > tol.atol).logical_and(finiteDiff);
   at::Tensor rel = diff / r.abs().clamp_min(std::numeric_limits<double>::min());
-  s.maxRel = rel.masked_fill(relMask.logical_not(), 0.0).max().item<double>();
-
   // Worst element: the largest excess over the bound; a non-finite difference
   // is worse than any finite one.
   at::Tensor excess = (diff - bound).masked_fill(finiteDiff.logical_not(),
                                                  std::numeric_limits<double>::infinity());
-  int64_t flat = excess.flatten().argmax().item<int64_t>();
-  s.worst = unravel(flat, o.sizes());
-  s.worstGot = o.flatten()[flat].item<double>();
-  s.worstExpected = r.flatten()[flat].item<double>();
+  at::Tensor flat = excess.flatten().argmax().view({1});
 
+  // Every statistic is computed on the tensors' device and copied back in
+  // one transfer: one host sync per comparison instead of one per number,
+  // which is most of a check's time at small shapes on a GPU. Counts and
+  // the index travel as doubles, exact below 2^53 elements.
+  enum Stat {
+    Bad,
+    RefFinite,
+    MeanSquare,
+    NonFinite,
+    Poisoned,
+    MaxAbs,
+    MaxRel,
+    Flat,
+    Got,
+    Expected,
+    NumStats
+  };
+  std::vector<at::Tensor> stats(NumStats);
+  stats[Bad] = badMask.sum().to(at::kDouble);
+  stats[RefFinite] = at::isfinite(r).all().to(at::kDouble);
+  stats[MeanSquare] = (r * r).mean();
+  stats[NonFinite] = finiteOut.logical_not().sum().to(at::kDouble);
+  stats[Poisoned] =
+      poisonCheck ? poisoned.sum().to(at::kDouble) : at::zeros_like(stats[Bad]);
+  stats[MaxAbs] = diff.masked_fill(finiteDiff.logical_not(), 0.0).max();
+  stats[MaxRel] = rel.masked_fill(relMask.logical_not(), 0.0).max();
+  stats[Flat] = flat.to(at::kDouble).squeeze(0);
+  stats[Got] = o.flatten().index_select(0, flat).squeeze(0);
+  stats[Expected] = r.flatten().index_select(0, flat).squeeze(0);
+  at::Tensor host = at::stack(stats).cpu();
+  const double *v = host.data_ptr<double>();
+
+  s.bad = static_cast<int64_t>(v[Bad]);
+  s.refFinite = v[RefFinite] != 0;
+  s.rmsRef = std::sqrt(v[MeanSquare]);
+  s.nonFinite = static_cast<int64_t>(v[NonFinite]);
+  if (poisonCheck) {
+    s.poisoned = static_cast<int64_t>(v[Poisoned]);
+    if (at::isFloatingType(out.scalar_type()))
+      s.nonFinite -= s.poisoned;
+  }
+  s.maxAbs = v[MaxAbs];
+  s.maxRel = v[MaxRel];
+  s.worst = unravel(static_cast<int64_t>(v[Flat]), o.sizes());
+  s.worstGot = v[Got];
+  s.worstExpected = v[Expected];
+
+  // Only a failing comparison pays for its bounding box.
   if (s.bad > 0 && o.dim() > 0) {
     for (int64_t d = 0; d < o.dim(); ++d) {
       at::Tensor along = badMask.movedim(d, 0).reshape({o.size(d), -1}).any(1);
@@ -213,15 +248,22 @@ AccuracyStats measureAccuracy(const at::Tensor &out, const at::Tensor &ref,
     return a;
   c10::NoGradGuard noGrad;
   at::Tensor exact = ref64.detach().to(at::kDouble);
-  auto rms = [](const at::Tensor &t) { return std::sqrt((t * t).mean().item<double>()); };
-  a.candidateRms = rms(out.detach().to(at::kDouble) - exact);
-  a.referenceRms = rms(ref.detach().to(at::kDouble) - exact);
+  auto meanSquare = [](const at::Tensor &t) { return (t * t).mean(); };
+  // One transfer for the three numbers (as in compareTensors).
+  at::Tensor host = at::stack({meanSquare(out.detach().to(at::kDouble) - exact),
+                               meanSquare(ref.detach().to(at::kDouble) - exact),
+                               meanSquare(exact)})
+                        .cpu();
+  const double *v = host.data_ptr<double>();
+  a.candidateRms = std::sqrt(v[0]);
+  a.referenceRms = std::sqrt(v[1]);
+  double exactRms = std::sqrt(v[2]);
   // A reference that happens to be exact (a copy, a max) must not demand an
   // exact candidate: one rounding of every element is always allowed.
   // A task that accepts tf32 operands accepts one tf32 rounding as well.
   double roundoff = tf32Operands && dtype == DType::F32 ? std::ldexp(1.0, -11)
                                                         : unitRoundoff(dtype);
-  a.floorRms = roundoff * rms(exact);
+  a.floorRms = roundoff * exactRms;
   double scale = std::max(a.referenceRms, a.floorRms);
   a.ratio = scale > 0 ? a.candidateRms / scale : (a.candidateRms > 0 ? INFINITY : 0);
   return a;
