@@ -22,6 +22,7 @@
 #include "kbench/Support/JsonField.h"
 #include "Planning.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -46,6 +47,19 @@ bool safeId(const std::string &id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
       return false;
   return true;
+}
+
+/// The list's seeds as the reports' invocation states them: the count, or
+/// the count per checked set when the list gave them so.
+nlohmann::json seedsJson(const BatchList &list) {
+  if (list.seedsBySet.empty())
+    return list.seeds;
+  nlohmann::json bySet = nlohmann::json::object();
+  for (const std::string &set : list.shapeSets) {
+    auto it = list.seedsBySet.find(set);
+    bySet[set] = it == list.seedsBySet.end() ? list.seeds : it->second;
+  }
+  return bySet;
 }
 
 std::vector<std::string> stringList(const Field &f) {
@@ -287,10 +301,23 @@ BatchList parseBatchList(const std::string &file) {
     list.shapeSets = {"check"};
   }
   if (std::optional<Field> seeds = root.get("seeds")) {
-    int64_t n = seeds->integer();
-    if (n < 1 || n > 1000)
-      seeds->fail("needs 1 to 1000 (the protocol uses 3)");
-    list.seeds = static_cast<int>(n);
+    auto count = [](const Field &f) {
+      int64_t n = f.integer();
+      if (n < 1 || n > 1000)
+        f.fail("needs 1 to 1000 (the protocol uses 3)");
+      return static_cast<int>(n);
+    };
+    if (seeds->json().is_object()) {
+      // Per checked set; a set not named keeps the protocol's 3.
+      for (const auto &[set, n] : seeds->members()) {
+        if (std::find(list.shapeSets.begin(), list.shapeSets.end(), set) ==
+            list.shapeSets.end())
+          n.fail("'" + set + "' is not among the checked sets (\"shapes\")");
+        list.seedsBySet[set] = count(n);
+      }
+    } else {
+      list.seeds = count(*seeds);
+    }
   }
   if (std::optional<Field> dists = root.get("distributions")) {
     list.distributions = stringList(*dists);
@@ -352,12 +379,18 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     item->entry = b;
     item->started = std::chrono::steady_clock::now();
     nlohmann::json invocation = {
-        {"task", list.taskDir},       {"bundle", b.dir},
-        {"target", target},           {"shape_sets", list.shapeSets},
-        {"seeds", list.seeds},        {"distributions", list.distributions},
-        {"timeout_s", o.timeoutSeconds}, {"timing", timing},
-        {"timing_protocol", list.timing}, {"l2_flush", o.l2Flush},
-        {"device", o.device},         {"batch", {{"list", list.file}, {"id", b.id}}}};
+        {"task", list.taskDir},
+        {"bundle", b.dir},
+        {"target", target},
+        {"shape_sets", list.shapeSets},
+        {"seeds", seedsJson(list)},
+        {"distributions", list.distributions},
+        {"timeout_s", o.timeoutSeconds},
+        {"timing", timing},
+        {"timing_protocol", list.timing},
+        {"l2_flush", o.l2Flush},
+        {"device", o.device},
+        {"batch", {{"list", list.file}, {"id", b.id}}}};
     if (!targetNote.empty())
       invocation["target_chosen_because"] = targetNote;
     item->rb = std::make_unique<ReportBuilder>(invocation);
@@ -385,8 +418,16 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     plan.l2Flush = *flush;
     plan.device = o.device;
     plan.distributions = dists;
-    for (int i = 0; i < list.seeds; ++i)
+    int mostSeeds = list.seeds;
+    for (const auto &[set, n] : list.seedsBySet) {
+      mostSeeds = std::max(mostSeeds, n);
+      plan.seedsBySet[set] = static_cast<size_t>(n);
+    }
+    for (int i = 0; i < mostSeeds; ++i)
       plan.seeds.push_back(protocolSeed(i));
+    if (!list.seedsBySet.empty())
+      for (const std::string &set : list.shapeSets)
+        plan.seedsBySet.emplace(set, static_cast<size_t>(list.seeds));
     try {
       planCompiledBaselines(task, timedSets, o.compiledBaselinesDir, plan, *item->rb);
     } catch (const InputError &e) {

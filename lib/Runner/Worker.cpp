@@ -644,7 +644,11 @@ Outcome evaluateBundle(const EvalPlan &plan, const Device &dev, CaseCache &cache
     for (const ShapeCase &sc : plan.shapes) {
       std::vector<ResolvedLaunch> launches =
           resolveLaunches(*plan.manifest, sc.launchDims);
-      for (size_t s = 0; s < plan.seeds.size(); ++s)
+      auto limit = plan.seedsBySet.find(sc.set);
+      size_t seeds = limit == plan.seedsBySet.end()
+                         ? plan.seeds.size()
+                         : std::min(limit->second, plan.seeds.size());
+      for (size_t s = 0; s < seeds; ++s)
         for (Distribution d : plan.distributions)
           if (!runner.run(sc, launches, static_cast<int>(s), d))
             failedShapes.insert(sc.label());

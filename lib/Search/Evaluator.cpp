@@ -162,6 +162,12 @@ static bool writeBatchList(llvm::StringRef file, llvm::StringRef taskDir,
                           {"timing", timing},
                           {"shapes", std::move(shapes)},
                           {"bundles", std::move(bundles)}};
+  // A screen checks the derived scoring shapes (the evaluation task's
+  // heldout set: tune-sized, a large part of a round's time) at one seed
+  // and the small check shapes at the protocol's three; the full protocol
+  // of the confirm round checks every set at three.
+  if (timing == "screen" && llvm::is_contained(options.shapeSets, "heldout"))
+    list["seeds"] = llvm::json::Object{{"heldout", 1}};
   std::error_code ec;
   llvm::raw_fd_ostream os(file, ec);
   if (ec) {

@@ -17,6 +17,7 @@
 #define KBENCH_RUNNER_BATCH_H
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,10 @@ struct BatchList {
   std::string timing;                   ///< "none", "screen" or "full"
   std::string target;                   ///< "host", "sm_90a" or "" (--target decides)
   std::vector<std::string> shapeSets;   ///< checked; default {"check"}
-  int seeds = 3;
+  int seeds = 3; ///< per checked set unless seedsBySet names it
+  /// `"seeds": {"check": 3, "heldout": 1}`: the seeds of each named set (a
+  /// search screens its large scoring shapes at one seed; docs/runner.md).
+  std::map<std::string, int> seedsBySet;
   std::vector<std::string> distributions; ///< default: all five
 };
 

@@ -41,6 +41,9 @@ struct EvalPlan {
   /// Shape label -> the torch.compile package found for it (Baselines.h).
   std::map<std::string, std::string> compiledPackages;
   std::vector<uint64_t> seeds;
+  /// Shape set -> how many of `seeds` its shapes are checked with (a batch
+  /// list's per-set seeds); a set not here uses them all.
+  std::map<std::string, size_t> seedsBySet;
   std::vector<Distribution> distributions;
   bool timing = true;
   /// How the L2 is emptied before each timed run.
