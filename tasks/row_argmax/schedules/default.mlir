@@ -1,6 +1,9 @@
 // Default schedule of row_argmax: 4 rows per CTA of 4 warps, one warp per
-// row (the max and the index are combined with shuffles alone, no shared
-// memory), walked 1024 columns at a time. vector_width 2: the int64 output
+// row (the lanes' running max and index are combined with shuffles alone,
+// no shared memory, once per row), walked 1024 columns at a time. The
+// dispatch file runs many_rows.mlir (512 columns) or
+// many_rows_unaligned.mlir (this one with scalar accesses for unaligned
+// rows) instead. vector_width 2: the int64 output
 // allows 16-byte accesses of at most 2 elements and the knob holds for every
 // partition of the kernel, so x is read 8 bytes at a time (when N % 2 == 0,
 // which tile-to-gpu checks at run time).
