@@ -3,6 +3,7 @@
 #include "kbench/Archive/Worker.h"
 
 #include "kbench/Archive/WorkQueue.h"
+#include "kbench/Support/RunnerFlags.h"
 
 #include <nlohmann/json.hpp>
 
@@ -228,12 +229,10 @@ private:
     nlohmann::json list = {{"task_dir", task.string()}, {"target", spec.target},
                            {"timing", spec.timing},     {"shapes", spec.shapes},
                            {"bundles", bundles}};
-    // As the round trip's lists (lib/Search/Evaluator.cpp): a screen checks
-    // the large scoring shapes at one seed, the check shapes at all three.
-    if (spec.timing == "screen" &&
-        std::find(spec.shapes.begin(), spec.shapes.end(), "heldout") !=
-            spec.shapes.end())
-      list["seeds"] = {{"heldout", 1}};
+    if (std::map<std::string, int> seeds =
+            searchSeedsBySet(spec.timing, spec.shapes);
+        !seeds.empty())
+      list["seeds"] = seeds;
     fs::path batch = folder / "batch.json", out = folder / "out";
     writeFile(batch, list.dump(2) + "\n");
     materializeMs = msSince(start);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kbench/Search/Evaluator.h"
+#include "kbench/Support/RunnerFlags.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -162,12 +163,16 @@ static bool writeBatchList(llvm::StringRef file, llvm::StringRef taskDir,
                           {"timing", timing},
                           {"shapes", std::move(shapes)},
                           {"bundles", std::move(bundles)}};
-  // A screen checks the derived scoring shapes (the evaluation task's
-  // heldout set: tune-sized, a large part of a round's time) at one seed
-  // and the small check shapes at the protocol's three; the full protocol
-  // of the confirm round checks every set at three.
-  if (timing == "screen" && llvm::is_contained(options.shapeSets, "heldout"))
-    list["seeds"] = llvm::json::Object{{"heldout", 1}};
+  // The derived scoring shapes are tune-sized, a large part of a screened
+  // round's time: a screen checks them at one seed (RunnerFlags.h).
+  std::map<std::string, int> seeds =
+      searchSeedsBySet(timing.str(), options.shapeSets);
+  if (!seeds.empty()) {
+    llvm::json::Object bySet;
+    for (const auto &[set, n] : seeds)
+      bySet[set] = n;
+    list["seeds"] = std::move(bySet);
+  }
   std::error_code ec;
   llvm::raw_fd_ostream os(file, ec);
   if (ec) {

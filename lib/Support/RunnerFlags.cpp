@@ -7,6 +7,8 @@
 
 #include "kbench/Support/RunnerFlags.h"
 
+#include <algorithm>
+
 namespace kbench {
 
 void addRunnerFlags(cli::CommandLine &cl, RunnerSettings &s, const std::string &heading) {
@@ -45,6 +47,16 @@ void addRunnerFlags(cli::CommandLine &cl, RunnerSettings &s, const std::string &
 bool isBatchListFlag(const std::string &name) {
   return name == "shapes" || name == "seeds" || name == "distributions" ||
          name == "timing";
+}
+
+std::map<std::string, int>
+searchSeedsBySet(const std::string &timing,
+                 const std::vector<std::string> &shapeSets) {
+  bool derived = std::find(shapeSets.begin(), shapeSets.end(), "heldout") !=
+                 shapeSets.end();
+  if (timing == "screen" && derived)
+    return {{"heldout", 1}};
+  return {};
 }
 
 } // namespace kbench

@@ -17,6 +17,7 @@
 
 #include "kbench/Support/CommandLine.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,16 @@ void addRunnerFlags(cli::CommandLine &cl, RunnerSettings &settings,
 /// Whether the runner flag `name` is one that LIST.json states in --batch
 /// mode (shapes, seeds, distributions, timing), so kbench-run refuses it there.
 bool isBatchListFlag(const std::string &name);
+
+/// The per-set seeds ("seeds" of LIST.json) of a search's batch with
+/// `timing` over `shapeSets`: a screen that checks the derived scoring shapes
+/// (the evaluation task's heldout set, tune-sized) checks them at one seed and
+/// the check shapes at the protocol's three; any other batch checks every set
+/// at three (an empty map). The round trip's lists and the queue worker's
+/// both ask here.
+std::map<std::string, int>
+searchSeedsBySet(const std::string &timing,
+                 const std::vector<std::string> &shapeSets);
 
 } // namespace kbench
 
