@@ -26,7 +26,9 @@
 #   measure  on the GPU machine: builds kbench-run (scripts/gpu-build-runner.sh,
 #            kept in build-gpu/ between calls), measures the ceilings once
 #            (build-gpu/calibration.json) and builds the torch.compile
-#            packages of the tasks' tune shapes once (build-aoti/), then runs
+#            packages of the tasks' tune shapes once (build-aoti/), keeps the
+#            baselines' screening timings in build-gpu/baseline-timings.json
+#            (KBENCH_BASELINE_TIMINGS: another file), then runs
 #            scripts/search-round.sh on every folder of pending.txt, one task
 #            after the other, and copies each out/ to OUT_DIR/<task>/<round>/out
 #            (OUT_DIR defaults to $OUT, else LIVE_DIR/measured), and the same
@@ -167,6 +169,7 @@ measure() {
     run=$(BUILD_DIR="$build" "$root/scripts/gpu-build-runner.sh" "$log") \
       || { tail -20 "$log" >&2; echo "search-live: the runner did not build (log: $log)" >&2; exit 1; }
   fi
+  mkdir -p "$build"
   echo "search-live: kbench-run ready after $(( $(date +%s) - t0 )) s"
   local calibration=()
   if [ "${KBENCH_LIVE_CALIBRATE:-1}" != 0 ]; then
@@ -194,7 +197,10 @@ measure() {
   while read -r task folder; do
     local round=$live/$folder t1
     t1=$(date +%s)
+    # The baselines' screening timings stay on this machine between calls,
+    # like the ceilings: a round reuses what this GPU measured for its task.
     env KBENCH_RUN="$run" ${calibration[@]+"${calibration[@]}"} \
+      KBENCH_BASELINE_TIMINGS="${KBENCH_BASELINE_TIMINGS:-$build/baseline-timings.json}" \
       "$root/scripts/search-round.sh" "$round" >"$round.log" 2>&1
     local rc=$?
     if [ -f "$round/out/batch.jsonl" ]; then

@@ -18,7 +18,8 @@
 # Environment: KBENCH_CALIBRATION (kbench-run --calibration FILE, for % of
 # floor), KBENCH_COMPILED_BASELINES (--compiled-baselines DIR: the
 # torch.compile packages of scripts/gpu-aoti-package.py), KBENCH_RUN_TIMEOUT
-# (--timeout).
+# (--timeout), KBENCH_BASELINE_TIMINGS (--baseline-timings FILE: the
+# screening baselines' timings kept from one round to the next on this GPU).
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +52,9 @@ common=()
 [ -n "${KBENCH_RUN_TIMEOUT:-}" ] && common+=(--timeout "$KBENCH_RUN_TIMEOUT")
 if "$run" --help 2>&1 | grep -q -- '--batch'; then
   [ -n "${KBENCH_COMPILED_BASELINES:-}" ] && common+=(--compiled-baselines "$KBENCH_COMPILED_BASELINES")
+  if [ -n "${KBENCH_BASELINE_TIMINGS:-}" ] && "$run" --help 2>&1 | grep -q -- '--baseline-timings'; then
+    common+=(--baseline-timings "$KBENCH_BASELINE_TIMINGS")
+  fi
   "$run" --batch "$round/batch.local.json" -o "$out" ${common[@]+"${common[@]}"}
   exit $?
 fi

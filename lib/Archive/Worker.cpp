@@ -242,6 +242,9 @@ private:
                                      spec.target};
     if (!spec.timeout.empty())
       args.insert(args.end(), {"--timeout", spec.timeout});
+    if (!options.baselineTimingsFile.empty())
+      args.insert(args.end(),
+                  {"--baseline-timings", options.baselineTimingsFile});
     Clock::time_point runStart = Clock::now();
     int exitCode = runRunner(claim, args, folder / "runner.log", error);
     if (exitCode == -2)

@@ -14,6 +14,8 @@
 
 #include "kbench/Runner/Batch.h"
 
+#include "kbench/Runner/BaselineTimings.h"
+
 #include "kbench/Runner/Evaluate.h"
 #include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Report.h"
@@ -354,6 +356,8 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     reference = bindReference(task);
     if (!o.calibrationFile.empty())
       calibration = readJsonFile(o.calibrationFile, "calibration file");
+    if (!o.baselineTimingsFile.empty())
+      BaselineTimingFile::check(o.baselineTimingsFile);
     writer.open();
   } catch (const InputError &e) {
     std::cerr << "kbench-run: " << e.what() << "\n";
@@ -393,6 +397,8 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
         {"batch", {{"list", list.file}, {"id", b.id}}}};
     if (!targetNote.empty())
       invocation["target_chosen_because"] = targetNote;
+    if (!o.baselineTimingsFile.empty())
+      invocation["baseline_timings"] = o.baselineTimingsFile;
     item->rb = std::make_unique<ReportBuilder>(invocation);
     item->rb->setTask(task);
     if (calibration.is_object())
@@ -416,6 +422,10 @@ int evaluateBatch(const BatchOptions &o, std::ostream &out) {
     plan.timingProtocol =
         list.timing == "screen" ? TimingProtocol::screen() : TimingProtocol::full();
     plan.l2Flush = *flush;
+    // Only the screening protocol reuses baselines; the full one times
+    // them beside the candidate.
+    if (list.timing == "screen")
+      plan.baselineTimingsFile = o.baselineTimingsFile;
     plan.device = o.device;
     plan.distributions = dists;
     int mostSeeds = list.seeds;

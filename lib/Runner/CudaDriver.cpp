@@ -41,15 +41,17 @@ TensorMapGeometry tensorMapGeometry(DType dtype, const std::vector<int64_t> &sha
 /// Function pointers into libcuda.so.1. Member names are the cuda.h names, so
 /// the _v2 macros of cuda.h apply to them as they do to calls.
 struct CudaDriver::Api {
+// clang-format off
 #define KBENCH_CUDA_FUNCTIONS(X)                                                           \
   X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName)     \
-  X(cuDeviceGetPCIBusId) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                       \
+  X(cuDeviceGetPCIBusId) X(cuDeviceGetUuid) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)      \
   X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuCtxSetLimit)      \
   X(cuCtxResetPersistingL2Cache) X(cuModuleLoadDataEx) X(cuModuleGetFunction)              \
   X(cuModuleUnload) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel)          \
   X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime) X(cuEventDestroy)                \
   X(cuMemsetD32Async) X(cuMemcpyDtoDAsync) X(cuTensorMapEncodeTiled) X(cuGetErrorName)      \
   X(cuGetErrorString)
+// clang-format on
 #define KBENCH_DECLARE(fn) decltype(&::fn) fn = nullptr;
   KBENCH_CUDA_FUNCTIONS(KBENCH_DECLARE)
 #undef KBENCH_DECLARE
@@ -345,21 +347,40 @@ nlohmann::json CudaDriver::describe(int device) {
   api->cuDeviceTotalMem(&memory, dev);
   char bus[64] = {0};
   api->cuDeviceGetPCIBusId(bus, sizeof(bus), dev);
+  // The UUID names this physical GPU as nvidia-smi does ("GPU-8-4-4-4-12" hex
+  // digits): what a measurement kept across runs is tied to
+  // (BaselineTimings.h).
+  std::string uuid;
+  CUuuid raw;
+  if (api->cuDeviceGetUuid(&raw, dev) == CUDA_SUCCESS) {
+    static const char *hex = "0123456789abcdef";
+    uuid = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10)
+        uuid += '-';
+      unsigned char b = static_cast<unsigned char>(raw.bytes[i]);
+      uuid += hex[b >> 4];
+      uuid += hex[b & 15];
+    }
+  }
   nlohmann::json env = {
       {"gpu", name},
+      {"gpu_uuid", uuid},
       {"device", device},
       {"pci_bus_id", bus},
       {"compute_capability",
-       std::to_string(attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) + "." +
+       std::to_string(attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) +
+           "." +
            std::to_string(attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))},
       {"sms", attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)},
       {"l2_bytes", attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)},
-      {"max_persisting_l2_bytes", attr(CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE)},
+      {"max_persisting_l2_bytes",
+       attr(CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE)},
       {"sm_clock_khz", attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)},
       {"memory_clock_khz", attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)},
       {"memory_bytes", memory},
-      {"cuda_driver_api",
-       std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10)},
+      {"cuda_driver_api", std::to_string(version / 1000) + "." +
+                              std::to_string(version % 1000 / 10)},
   };
 
   // NVML: the driver version string, current clocks, temperature and power.

@@ -171,6 +171,12 @@ void ReportBuilder::addTiming(nlohmann::json t) {
   }
   if (report.contains("baselines"))
     recordCompiledBaseline(report["baselines"]["torch_compile"], t);
+  if (t.contains("baseline_timing") &&
+      t["baseline_timing"].contains("file_error"))
+    report["warnings"].push_back(
+        t["shape_id"]["shape"].get<std::string>() +
+        ": the baselines' timings were not kept: " +
+        t["baseline_timing"]["file_error"].get<std::string>());
   report["timing"].push_back(std::move(t));
 }
 

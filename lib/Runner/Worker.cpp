@@ -29,8 +29,10 @@
 
 #include "kbench/Runner/Worker.h"
 
-#include "kbench/Runner/CaseCache.h"
+#include "kbench/Runner/BaselinePlan.h"
+#include "kbench/Runner/BaselineTimings.h"
 #include "kbench/Runner/Baselines.h"
+#include "kbench/Runner/CaseCache.h"
 #include "kbench/Runner/Compare.h"
 #include "kbench/Runner/CudaDriver.h"
 #include "kbench/Runner/GpuLock.h"
@@ -46,6 +48,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <dlfcn.h>
 #include <thread>
 #include <unistd.h>
@@ -473,6 +476,46 @@ private:
   TensorMap lastBase;
 };
 
+/// The screening protocol at one shape: the baselines' timings come from
+/// this worker's earlier bundles, else from the --baseline-timings file when
+/// the same GPU, driver and LibTorch measured every contestant there, else
+/// they are timed now (and kept in the file).
+nlohmann::json timeScreenedKeepingBaselines(
+    const Device &dev, CaseCache &cache, const Task &task, const ShapeCase &sc,
+    const std::vector<Contestant> &contestants, const at::Tensor &flush,
+    const TimingProtocol &protocol) {
+  std::string key = baselineTimingKey(task, sc.dims, linkedTorchVersion(),
+                                      l2FlushName(protocol.flush));
+  nlohmann::json &known = cache.baselines(key);
+  BaselineTimingFile *file = cache.timingFile();
+  std::string measuredAt;
+  if (file && known.empty())
+    if (const nlohmann::json *stored = file->find(key)) {
+      bool complete = std::all_of(
+          contestants.begin() + 1, contestants.end(),
+          [&](const Contestant &c) { return stored->contains(c.name); });
+      if (complete) {
+        known = *stored;
+        measuredAt = file->measuredAt(key);
+      }
+    }
+  nlohmann::json t = timeScreened(*dev.cu, contestants, flush, protocol, known);
+  if (!file)
+    return t;
+  nlohmann::json &how = t["baseline_timing"];
+  how["file"] = file->path();
+  if (how.value("now", false)) {
+    std::string error = file->record(key, known);
+    if (!error.empty())
+      how["file_error"] = error;
+  } else if (!measuredAt.empty()) {
+    how["measured"] =
+        "once per shape and GPU, alone, full protocol, kept in the file";
+    how["measured_at"] = measuredAt;
+  }
+  return t;
+}
+
 void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
                 const std::set<std::string> &failedShapes, Channel &ch) {
   int64_t flushWords = (2 * dev.cu->l2Bytes(dev.device.index()) + 3) / 4;
@@ -510,8 +553,8 @@ void timeShapes(const EvalPlan &plan, const Device &dev, CaseRunner &runner,
       contestants.push_back(std::move(c));
     nlohmann::json t =
         protocol.baselinesOnce
-            ? timeScreened(*dev.cu, contestants, flush, protocol,
-                           runner.cache.baselines(sc.label() + " " + l2FlushName(protocol.flush)))
+            ? timeScreenedKeepingBaselines(dev, runner.cache, task, sc,
+                                           contestants, flush, protocol)
             : timeInterleaved(*dev.cu, contestants, flush, protocol);
     setTf32(false);
     if (!compiled.is_null())
@@ -576,11 +619,14 @@ Outcome reportFailure(Channel &ch, const Where &where) {
   }
 }
 
-Device openDeviceAndSay(const std::string &target, int device, Channel &ch) {
+Device openDeviceAndSay(const std::string &target, int device, Channel &ch,
+                        nlohmann::json *said = nullptr) {
   nlohmann::json env;
   Device dev = openDevice(target, device, env);
   env["type"] = "env";
   ch.send(env);
+  if (said)
+    *said = env;
   return dev;
 }
 
@@ -691,12 +737,21 @@ int runBatchWorker(const std::vector<EvalPlan> &plans, size_t first, int fd) {
   if (first >= plans.size())
     return 0;
   Device dev;
+  CaseCache cache(0);
   try {
-    dev = openDeviceAndSay(plans[first].target, plans[first].device, ch);
+    nlohmann::json env;
+    dev = openDeviceAndSay(plans[first].target, plans[first].device, ch, &env);
+    cache = CaseCache(CaseCache::defaultBudget(dev.memoryBytes));
+    const std::string &kept = plans[first].baselineTimingsFile;
+    if (!kept.empty() && dev.gpu())
+      cache.keepTimingsIn(std::make_unique<BaselineTimingFile>(
+          kept,
+          TimingMachine{env.value("gpu_uuid", ""), env.value("gpu", ""),
+                        env.value("driver", ""), env.value("torch", "")},
+          static_cast<int64_t>(std::time(nullptr))));
   } catch (...) {
     return exitStatus(reportFailure(ch, Where()));
   }
-  CaseCache cache(CaseCache::defaultBudget(dev.memoryBytes));
   for (size_t i = first; i < plans.size(); ++i) {
     ch.send({{"type", "bundle"}, {"index", i}});
     Outcome o = evaluateBundle(plans[i], dev, cache, std::chrono::steady_clock::now(), ch);

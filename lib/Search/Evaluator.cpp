@@ -115,6 +115,10 @@ std::string roundName(int64_t round) { return numbered("round", round); }
 std::string confirmName(int64_t rounds) { return numbered("confirm", rounds); }
 
 bool runnerHasBatchMode(llvm::StringRef runner) {
+  return runnerHelpMentions(runner, "--batch");
+}
+
+bool runnerHelpMentions(llvm::StringRef runner, llvm::StringRef flag) {
   llvm::SmallString<128> out;
   if (fs::createTemporaryFile("kbench-run-help", "txt", out))
     return false;
@@ -125,7 +129,7 @@ bool runnerHasBatchMode(llvm::StringRef runner) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> help =
       llvm::MemoryBuffer::getFile(out);
   fs::remove(out);
-  return help && (*help)->getBuffer().contains("--batch");
+  return help && (*help)->getBuffer().contains(flag);
 }
 
 static bool copyFolder(llvm::StringRef from, llvm::StringRef to) {
@@ -246,7 +250,9 @@ public:
   LocalEvaluator(const EvaluatorOptions &options, llvm::StringRef runner,
                  llvm::StringRef workDir)
       : options(options), runner(runner.str()), workDir(workDir.str()),
-        batch(runnerHasBatchMode(runner)) {}
+        batch(runnerHasBatchMode(runner)),
+        keepsBaselineTimings(
+            batch && runnerHelpMentions(runner, "--baseline-timings")) {}
 
   std::string describe() const override {
     return std::string("local kbench-run") + (batch ? " --batch" : ", one process per bundle");
@@ -274,7 +280,15 @@ public:
     if (!writeBatchList(list, options.taskDir, requests, options, timing, error))
       return false;
     auto start = std::chrono::steady_clock::now();
-    std::string command = "'" + runner + "' --batch '" + list.str().str() + "' -o";
+    std::string command = "'" + runner + "' --batch '" + list.str().str() + "'";
+    // The baselines' screening timings, kept from one round to the next
+    // (docs/runner.md, "The screening protocol").
+    if (keepsBaselineTimings) {
+      llvm::SmallString<256> kept(workDir);
+      path::append(kept, "baseline-timings.json");
+      command += " --baseline-timings '" + kept.str().str() + "'";
+    }
+    command += " -o";
     runShell(command, outDir, log);
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start).count();
@@ -326,7 +340,7 @@ public:
 private:
   EvaluatorOptions options;
   std::string runner, workDir, outDir, timing;
-  bool batch;
+  bool batch, keepsBaselineTimings;
   std::vector<EvalRequest> pendingRequests;
   std::vector<EvalReport> batchReports;
   size_t position = 0;

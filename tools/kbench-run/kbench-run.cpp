@@ -59,6 +59,12 @@ int main(int argc, char **argv) {
                "\"timing\": \"none\"|\"screen\"|\"full\", optional \"shapes\",\n"
                "\"seeds\", \"distributions\"}; writes OUTDIR/<id>/report.json\n"
                "and OUTDIR/batch.jsonl (one line per bundle as it finishes)");
+  std::string baselineTimings;
+  cl.addString("baseline-timings", &baselineTimings, "FILE",
+               "with --batch and \"timing\": \"screen\": reuse the baselines'\n"
+               "timings that this GPU (same UUID, driver and LibTorch)\n"
+               "measured into FILE in the last 24 hours, and add what\n"
+               "this batch measures (docs/runner.md, \"The screening\nprotocol\")");
   cl.addFlag("version", &version, "the runner's version");
   if (std::optional<int> exitCode = cl.parse(argv + 1, argv + argc))
     return *exitCode;
@@ -89,9 +95,14 @@ int main(int argc, char **argv) {
       b.l2Flush = o.l2Flush;
       b.calibrationFile = o.calibrationFile;
       b.compiledBaselinesDir = o.compiledBaselinesDir;
+      b.baselineTimingsFile = baselineTimings;
       b.device = o.device;
       return evaluateBatch(b, std::cout);
     }
+    if (!baselineTimings.empty())
+      return cl.usageError(
+          "--baseline-timings goes with --batch (a search's screening "
+          "rounds); a single run times its baselines beside the candidate");
     if (calibrate) {
       if (operands)
         return cl.usageError("--calibrate takes no TASK_DIR or BUNDLE_DIR");

@@ -91,6 +91,10 @@ int main(int argc, char **argv) {
             "OMP_NUM_THREADS for the runner (default: the cores divided among "
             "--workers)",
             1);
+  cl.addString(
+      "baseline-timings", &options.baselineTimingsFile, "FILE",
+      "kbench-run --baseline-timings FILE: keep the baselines' screening "
+      "timings from job to job (workers may share FILE)");
   cl.addFlag("record-only", &options.recordOnly,
              "evaluate nothing, record a passing result at once (measures the "
              "queue's own overhead)");
@@ -118,6 +122,9 @@ int main(int argc, char **argv) {
     if (access(options.runner.c_str(), X_OK) != 0)
       return cl.usageError("--runner " + options.runner + " is not an executable file");
   }
+  if (!options.baselineTimingsFile.empty())
+    options.baselineTimingsFile =
+        fs::absolute(options.baselineTimingsFile).string();
   if (!cl.wasGiven("heartbeat"))
     options.heartbeatSeconds = options.leaseSeconds / 4;
   if (options.heartbeatSeconds >= options.leaseSeconds)

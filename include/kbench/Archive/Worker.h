@@ -39,6 +39,8 @@ struct WorkerOptions {
   bool recordOnly = false;
   /// OMP_NUM_THREADS for the runner; 0 leaves the environment alone.
   int threads = 0;
+  /// kbench-run --baseline-timings FILE for every job ("" = none).
+  std::string baselineTimingsFile;
   /// Appends one JSON line per job (times in ms) when set.
   std::string statsFile;
   /// Testing: after claiming its first job, wait this long without

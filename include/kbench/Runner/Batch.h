@@ -56,6 +56,9 @@ struct BatchOptions {
   std::string l2Flush = "read";
   std::string calibrationFile;
   std::string compiledBaselinesDir; ///< AOTInductor packages (BaselinePlan.h); "" = none
+  /// --baseline-timings FILE: the screening baselines' timings kept across
+  /// runs (BaselineTimings.h); "" = none.
+  std::string baselineTimingsFile;
   int device = 0;
 };
 

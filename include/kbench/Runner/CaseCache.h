@@ -1,10 +1,12 @@
-//===- CaseCache.h - Inputs and references shared across bundles -*- C++ -*-===//
+//===- CaseCache.h - Inputs and references shared across bundles -*- C++
+//-*-===//
 //
 // A case's inputs and its fp32 and fp64 references depend on the task, the
 // shape, the seed and the distribution, never on the candidate. A batch
 // (kbench-run --batch) evaluates many candidates of one task in one worker
 // process, so it prepares each case once and keeps it here; so are the
-// baselines' timings of the screening protocol (Timing.h, timeScreened).
+// baselines' timings of the screening protocol (Timing.h, timeScreened), and
+// the file that keeps those across runs (BaselineTimings.h), when given.
 //
 // Memory: a memory-bound task at its tune shape needs 100-300 MB per input
 // set on the GPU, so the cache holds a byte budget. Every bundle visits the
@@ -17,6 +19,7 @@
 #ifndef KBENCH_RUNNER_CASECACHE_H
 #define KBENCH_RUNNER_CASECACHE_H
 
+#include "kbench/Runner/BaselineTimings.h"
 #include "kbench/Runner/Inputs.h"
 
 #include <nlohmann/json.hpp>
@@ -72,6 +75,12 @@ public:
   /// The baselines' timings at one shape (an object, empty until measured).
   nlohmann::json &baselines(const std::string &shapeKey) { return timings[shapeKey]; }
 
+  /// The file that keeps the baselines' timings across runs (null: none).
+  BaselineTimingFile *timingFile() { return keptTimings.get(); }
+  void keepTimingsIn(std::unique_ptr<BaselineTimingFile> file) {
+    keptTimings = std::move(file);
+  }
+
   /// False for a single run's cache, which keeps nothing.
   bool retains() const { return budget > 0; }
 
@@ -89,6 +98,7 @@ private:
   };
   std::map<std::string, Kept> cases;
   std::map<std::string, nlohmann::json> timings;
+  std::unique_ptr<BaselineTimingFile> keptTimings;
 };
 
 } // namespace kbench::runner

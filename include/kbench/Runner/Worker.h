@@ -50,6 +50,9 @@ struct EvalPlan {
   L2Flush l2Flush = L2Flush::Read;
   /// The timing protocol's numbers (full, or screen for a search's batch).
   TimingProtocol timingProtocol;
+  /// A batch's --baseline-timings FILE ("" = none): the screening
+  /// baselines' timings kept across runs (BaselineTimings.h).
+  std::string baselineTimingsFile;
   int device = 0;
 };
 

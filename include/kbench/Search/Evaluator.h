@@ -145,6 +145,10 @@ std::string confirmName(int64_t rounds);
 /// Whether `runner --help` lists --batch.
 bool runnerHasBatchMode(llvm::StringRef runner);
 
+/// Whether `runner --help` mentions `flag` (a runner older than the flag
+/// does not).
+bool runnerHelpMentions(llvm::StringRef runner, llvm::StringRef flag);
+
 } // namespace kbench::search
 
 #endif // KBENCH_SEARCH_EVALUATOR_H
