@@ -488,16 +488,13 @@ nlohmann::json timeScreenedKeepingBaselines(
                                       l2FlushName(protocol.flush));
   nlohmann::json &known = cache.baselines(key);
   BaselineTimingFile *file = cache.timingFile();
-  std::string measuredAt;
   if (file && known.empty())
     if (const nlohmann::json *stored = file->find(key)) {
       bool complete = std::all_of(
           contestants.begin() + 1, contestants.end(),
           [&](const Contestant &c) { return stored->contains(c.name); });
-      if (complete) {
+      if (complete)
         known = *stored;
-        measuredAt = file->measuredAt(key);
-      }
     }
   nlohmann::json t = timeScreened(*dev.cu, contestants, flush, protocol, known);
   if (!file)
@@ -508,10 +505,14 @@ nlohmann::json timeScreenedKeepingBaselines(
     std::string error = file->record(key, known);
     if (!error.empty())
       how["file_error"] = error;
-  } else if (!measuredAt.empty()) {
+  } else if (const nlohmann::json *stored = file->find(key);
+             stored && *stored == known) {
+    // Read from the file by this bundle or an earlier one of the worker, or
+    // measured by an earlier one and kept there: either way these are the
+    // file's numbers, from the time it says.
     how["measured"] =
         "once per shape and GPU, alone, full protocol, kept in the file";
-    how["measured_at"] = measuredAt;
+    how["measured_at"] = file->measuredAt(key);
   }
   return t;
 }
