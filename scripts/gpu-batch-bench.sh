@@ -14,6 +14,10 @@
 #   single  the first 6 candidates, one kbench-run process each (screen), as
 #           a search without batches would pay
 #   pair    two screen batches of K/2 at once, sharing the GPU's timing lock
+#   kept    the screen batch again, twice, with --baseline-timings FILE: the
+#           first run (kept-first) times the baselines and writes FILE, the
+#           second (kept) reads them from it, as a search's later rounds on
+#           the same GPU do
 # and writes OUT_DIR/summary.json: wall seconds and candidates/s per mode,
 # and the screening error: per bundle, the median over its repeats of the
 # screen and of the full candidate median at the tune shape, and their
@@ -97,6 +101,14 @@ for task in $tasks; do
     t1=$(now); record "$walls" "$mode" "$t0" "$t1"
     say "$task $mode: $(tail -1 "$dir/$mode.txt")"
   done
+  rm -f "$dir/baseline-timings.json"
+  for mode in kept-first kept; do
+    t0=$(now)
+    "$run" --target "$target" --batch "$dir/list-screen.json" -o "$dir/$mode" \
+      --baseline-timings "$dir/baseline-timings.json" >"$dir/$mode.txt" 2>&1
+    t1=$(now); record "$walls" "$mode" "$t0" "$t1"
+    say "$task $mode: $(tail -1 "$dir/$mode.txt")"
+  done
   t0=$(now)
   for i in 0 1 2 3 4 5; do
     [ -f "$dir/list-single-$i.json" ] || break
@@ -150,15 +162,24 @@ for task in tasks:
     d = os.path.join(out, task)
     walls = json.load(open(os.path.join(d, "walls.json")))
     singles = sorted(glob.glob(os.path.join(d, "single-*")))
-    counts = {"none": k, "screen": k, "full": k, "single": len(singles), "pair": k}
+    counts = {"none": k, "screen": k, "full": k, "single": len(singles), "pair": k,
+              "kept-first": k, "kept": k}
     entry = {"wall_s": walls,
              "candidates_per_s": {m: counts[m] / w for m, w in walls.items() if w > 0},
              "statuses": {}, "screening": {}}
-    for mode in ("none", "screen", "full"):
+    for mode in ("none", "screen", "full", "kept-first", "kept"):
         st = {}
         for l in lines(os.path.join(d, mode)):
             st[l["status"]] = st.get(l["status"], 0) + 1
         entry["statuses"][mode] = st
+    # How many of the kept run's timed shapes took their baselines from the
+    # file (0 on the host target, which times nothing).
+    reused = 0
+    for l in lines(os.path.join(d, "kept")):
+        for t in json.load(open(l["report"])).get("timing", []):
+            if "kept in the file" in t.get("baseline_timing", {}).get("measured", ""):
+                reused += 1
+    entry["kept_baselines_reused"] = reused
     per_bundle = {}
     for mode in ("screen", "full"):
         for l in lines(os.path.join(d, mode)):
@@ -197,8 +218,10 @@ for task, e in summary["tasks"].items():
     cps = e["candidates_per_s"]
     err = e.get("screening_abs_rel_err", {})
     print("%s: candidates/s none %.2f, screen %.2f, full %.2f, one process each %.2f, "
-          "two batches at once %.2f; screen vs full |rel err| median %s max %s" % (
+          "two batches at once %.2f, screen with kept baselines %.2f; screen vs full "
+          "|rel err| median %s max %s" % (
               task, cps.get("none", 0), cps.get("screen", 0), cps.get("full", 0),
-              cps.get("single", 0), cps.get("pair", 0), err.get("median"), err.get("max")))
+              cps.get("single", 0), cps.get("pair", 0), cps.get("kept", 0),
+              err.get("median"), err.get("max")))
 EOF
 say "done in $(( $(date +%s) - start )) s; summary in $out/summary.json"
