@@ -3,10 +3,10 @@
 #include "kbench/Runner/BaselineTimings.h"
 
 #include "kbench/Runner/BaselinePlan.h"
+#include "kbench/Runner/Report.h"
 #include "kbench/Support/InputError.h"
 
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -64,15 +64,6 @@ nlohmann::json readEntries(const std::string &path) {
                          " has no numeric median_us");
   }
   return entries;
-}
-
-std::string isoUtc(int64_t unixSeconds) {
-  std::time_t t = static_cast<std::time_t>(unixSeconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 bool sameMachine(const nlohmann::json &e, const TimingMachine &m) {
@@ -135,7 +126,7 @@ std::string BaselineTimingFile::record(const std::string &key,
                           {"gpu", machine.gpu},
                           {"driver", machine.driver},
                           {"torch", machine.torch},
-                          {"measured_at", isoUtc(now)},
+                          {"measured_at", utcTimestamp(now)},
                           {"measured_unix_s", now},
                           {"contestants", contestants}};
   // Another evaluator may have written the file since it was read: start

@@ -15,7 +15,6 @@
 #include "kbench/Runner/Batch.h"
 
 #include "kbench/Runner/BaselineTimings.h"
-
 #include "kbench/Runner/Evaluate.h"
 #include "kbench/Runner/Manifest.h"
 #include "kbench/Runner/Report.h"

@@ -40,19 +40,21 @@ std::string caseLabel(const nlohmann::json &c) {
   return s;
 }
 
-std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
+} // namespace
+
+std::string utcTimestamp(int64_t unixSeconds) {
+  std::time_t t = static_cast<std::time_t>(unixSeconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
   char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-} // namespace
 
 ReportBuilder::ReportBuilder(nlohmann::json invocation) {
   report = {{"format", "kbench-report/1"},
             {"protocol_version", kProtocolVersion},
-            {"date", nowUtc()},
+            {"date", utcTimestamp(std::time(nullptr))},
             {"invocation", std::move(invocation)},
             {"errors", nlohmann::json::array()},
             {"warnings", nlohmann::json::array()},

@@ -114,14 +114,10 @@ std::string roundName(int64_t round) { return numbered("round", round); }
 
 std::string confirmName(int64_t rounds) { return numbered("confirm", rounds); }
 
-bool runnerHasBatchMode(llvm::StringRef runner) {
-  return runnerHelpMentions(runner, "--batch");
-}
-
-bool runnerHelpMentions(llvm::StringRef runner, llvm::StringRef flag) {
+std::string runnerHelp(llvm::StringRef runner) {
   llvm::SmallString<128> out;
   if (fs::createTemporaryFile("kbench-run-help", "txt", out))
-    return false;
+    return "";
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out),
                                                 llvm::StringRef(out)};
   llvm::StringRef args[] = {runner, "--help"};
@@ -129,7 +125,7 @@ bool runnerHelpMentions(llvm::StringRef runner, llvm::StringRef flag) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> help =
       llvm::MemoryBuffer::getFile(out);
   fs::remove(out);
-  return help && (*help)->getBuffer().contains(flag);
+  return help ? (*help)->getBuffer().str() : "";
 }
 
 static bool copyFolder(llvm::StringRef from, llvm::StringRef to) {
@@ -249,10 +245,15 @@ class LocalEvaluator : public Evaluator {
 public:
   LocalEvaluator(const EvaluatorOptions &options, llvm::StringRef runner,
                  llvm::StringRef workDir)
+      : LocalEvaluator(options, runner, workDir, runnerHelp(runner)) {}
+
+  /// `help`: what `runner --help` printed, which says whether it has
+  /// --batch and --baseline-timings (an older runner has neither).
+  LocalEvaluator(const EvaluatorOptions &options, llvm::StringRef runner,
+                 llvm::StringRef workDir, llvm::StringRef help)
       : options(options), runner(runner.str()), workDir(workDir.str()),
-        batch(runnerHasBatchMode(runner)),
-        keepsBaselineTimings(
-            batch && runnerHelpMentions(runner, "--baseline-timings")) {}
+        batch(help.contains("--batch")),
+        keepsBaselineTimings(batch && help.contains("--baseline-timings")) {}
 
   std::string describe() const override {
     return std::string("local kbench-run") + (batch ? " --batch" : ", one process per bundle");

@@ -1,5 +1,4 @@
-//===- CaseCache.h - Inputs and references shared across bundles -*- C++
-//-*-===//
+//===- CaseCache.h - Inputs and references shared across bundles -*- C++ -*-===//
 //
 // A case's inputs and its fp32 and fp64 references depend on the task, the
 // shape, the seed and the distribution, never on the candidate. A batch

@@ -17,6 +17,7 @@
 #include "kbench/Runner/Supervisor.h"
 #include "kbench/Support/Task.h"
 
+#include <cstdint>
 #include <iosfwd>
 
 namespace kbench::runner {
@@ -59,6 +60,10 @@ private:
   bool done = false;    ///< the worker sent "done"
   nlohmann::json fatal; ///< its "fatal" message, if any
 };
+
+/// `unixSeconds` as report.json dates are written: ISO 8601, UTC
+/// ("2026-12-07T02:30:00Z").
+std::string utcTimestamp(int64_t unixSeconds);
 
 /// Writes `report` to `dir/report.json` (creating `dir`). Throws InputError.
 std::string writeReport(const nlohmann::json &report, const std::string &dir,

@@ -142,12 +142,9 @@ std::string roundName(int64_t round);
 /// finished rounds ("confirm-0004").
 std::string confirmName(int64_t rounds);
 
-/// Whether `runner --help` lists --batch.
-bool runnerHasBatchMode(llvm::StringRef runner);
-
-/// Whether `runner --help` mentions `flag` (a runner older than the flag
-/// does not).
-bool runnerHelpMentions(llvm::StringRef runner, llvm::StringRef flag);
+/// What `runner --help` prints ("" when it cannot be run): which flags this
+/// runner has (--batch, --baseline-timings).
+std::string runnerHelp(llvm::StringRef runner);
 
 } // namespace kbench::search
 
