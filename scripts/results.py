@@ -317,18 +317,21 @@ def run_header(run):
         lines += ["", "`%s`" % run["command"]]
     if run.get("notes"):
         lines += ["", run["notes"]]
-    lines += ["", "| task | timed shape | verdict | checks passed | median us [IQR]: ours | eager TF32 off "
+    # A run that compares several bundles of one task names each bundle (its
+    # folder's name) where the task name alone would not tell them apart.
+    lines += ["", "| task or bundle | timed shape | verdict | checks passed | median us [IQR]: ours | eager TF32 off "
               "| eager TF32 on | torch.compile | % of floor: ours / eager / compile "
               "| speedup vs eager off / on / compile |",
               "|---|---|---|---|---|---|---|---|---|---|"]
     last = None
     for rec in run["records"]:
-        first = rec["task"] != last
-        last = rec["task"]
+        name = rec.get("bundle") or rec["task"]
+        first = name != last
+        last = name
         pf, sp = rec.get("percent_of_floor", {}), rec.get("speedup", {})
         checks = rec.get("checks") or {}
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            rec["task"] if first else "", rec["shape"], rec["verdict"] if first else "",
+            name if first else "", rec["shape"], rec["verdict"] if first else "",
             "%s/%s" % (checks.get("passed"), checks.get("cases")) if first and checks else "",
             cell(rec, "candidate"), cell(rec, "eager_tf32_off"), cell(rec, "eager_tf32_on"),
             cell(rec, "torch_compile"),
