@@ -53,7 +53,26 @@ static bool isElementwiseOnTiles(Operation *op, ArrayRef<int64_t> shape) {
 
 std::optional<StagedEpilogue>
 kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
-  auto stored = cast<RankedTensorType>(store.getValue().getType());
+  StagedEpilogue epilogue;
+  // Unit dims in front of a 2-D chain (a [1, BM, BN] tile of a batched
+  // output) are only an indexing matter for the store.
+  Value storedValue = store.getValue();
+  while (cast<RankedTensorType>(storedValue.getType()).getRank() > 2) {
+    auto expand = storedValue.getDefiningOp<tile::ExpandDimsOp>();
+    if (!expand || expand.getDim() != 0 ||
+        expand->getBlock() != store->getBlock()) {
+      why = "a staged epilogue stores 2-D tiles, or 2-D tiles with unit dims "
+            "put in front by tile.expand_dims dim 0 in the block of the "
+            "store, and this tile.store stores a rank-" +
+            std::to_string(
+                cast<RankedTensorType>(store.getValue().getType()).getRank()) +
+            " tile made otherwise";
+      return std::nullopt;
+    }
+    epilogue.leadingUnitDims.insert(epilogue.leadingUnitDims.begin(), expand);
+    storedValue = expand.getInput();
+  }
+  auto stored = cast<RankedTensorType>(storedValue.getType());
   if (stored.getRank() != 2) {
     why = "a staged epilogue stores 2-D tiles, and this tile.store stores a "
           "rank-" +
@@ -61,11 +80,10 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
     return std::nullopt;
   }
   ArrayRef<int64_t> shape = stored.getShape();
-  StagedEpilogue epilogue;
-  epilogue.stored = store.getValue();
+  epilogue.stored = storedValue;
   llvm::SetVector<Operation *> chain;
   llvm::SetVector<Value> sources;
-  SmallVector<Value> worklist{store.getValue()};
+  SmallVector<Value> worklist{storedValue};
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();

@@ -25,6 +25,7 @@
 #include "Layout.h"
 
 #include "kbench/Conversion/TileToGPU/CacheHintRules.h"
+#include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 #include "kbench/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
@@ -159,6 +160,11 @@ public:
     int64_t offset = 0, bytes = 0;
   };
   std::optional<StagingRange> lastKLoopStaging;
+  /// The staged epilogue of each tile.store marked tile.staged_epilogue,
+  /// read from the tile IR before the conversion starts: by the time the
+  /// store is lowered, a plain loop that produced its accumulator has moved
+  /// its body into the lowered loop, so the rules could not follow it.
+  llvm::DenseMap<mlir::Operation *, StagedEpilogue> stagedEpilogues;
 
   //===--- Prefetched mma operands (OperandPrefetch.cpp) ----------------===//
   /// Where a loop with an operand prefetch (PrefetchRules.h) left the tile

@@ -105,9 +105,12 @@ public:
   void storeAccumulatorPhase(int64_t phase);
   /// Step 3 for `phase`: the loop of row blocks, each thread evaluating the
   /// chain on one run and storing it into sub-tiles of `view` from tile
-  /// (`row`, `col`); fails when a loaded leaf cannot be loaded.
-  LogicalResult emitPhaseLoop(int64_t phase, const View &view, Value row,
-                              Value col, const TmaStoreTarget *tma);
+  /// (`leading`..., `row`, `col`), `leading` the indices of the unit dims in
+  /// front of a 2-D chain (StagedEpilogue::leadingUnitDims); fails when a
+  /// loaded leaf cannot be loaded.
+  LogicalResult emitPhaseLoop(int64_t phase, const View &view,
+                              ValueRange leading, Value row, Value col,
+                              const TmaStoreTarget *tma);
   /// After the phase loop of a tile.tma_store: fence, barrier, and thread
   /// 0 stores the phase's boxes of tile (`row`, `col`) and waits until
   /// they are read.
@@ -272,11 +275,18 @@ LogicalResult StagedEpilogueEmitter::mapRun(int64_t phase, Value it,
 }
 
 LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
-                                                   const View &view, Value row,
-                                                   Value col,
+                                                   const View &view,
+                                                   ValueRange leading,
+                                                   Value row, Value col,
                                                    const TmaStoreTarget *tma) {
+  // The sub-tiles keep the view's unit dims in front: [1..., R, BNp].
+  SmallVector<int64_t> blockTileShape(leading.size(), 1);
+  llvm::append_range(blockTileShape, blockShape);
   View blockView = view;
-  blockView.tileShape = blockShape;
+  blockView.tileShape = blockTileShape;
+  Layout storedLayout = plan.block;
+  for (size_t i = 0; i < leading.size(); ++i)
+    storedLayout = storedLayout.insertUnitDim(0);
   auto [firstBlockRow, firstPhase] = firstSubTile(row, col);
   auto loop = scf::ForOp::create(b, loc, c(0), c(plan.iterations), c(1));
   OpBuilder::InsertionGuard guard(b);
@@ -287,9 +297,10 @@ LogicalResult StagedEpilogueEmitter::emitPhaseLoop(int64_t phase,
     return failure();
   Value stored = values.lookup(epilogue.stored);
   auto storeToGlobal = [&, blockRow = firstBlockRow, phaseRow = firstPhase]() {
-    emitStore(ctx, b, loc, blockView, {stored, plan.block},
-              ValueRange{arith::AddIOp::create(b, loc, blockRow, it),
-                         arith::AddIOp::create(b, loc, phaseRow, c(phase))});
+    SmallVector<Value> indices(leading);
+    indices.push_back(arith::AddIOp::create(b, loc, blockRow, it));
+    indices.push_back(arith::AddIOp::create(b, loc, phaseRow, c(phase)));
+    emitStore(ctx, b, loc, blockView, {stored, storedLayout}, indices);
   };
   if (!tma) {
     storeToGlobal();
@@ -378,9 +389,13 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
                               ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
   std::string why;
-  std::optional<StagedEpilogue> epilogue = getStagedEpilogue(op, why);
-  if (!epilogue)
-    return op.emitOpError("tile.staged_epilogue: ") << why;
+  // lowerKernel read it (and refused the stores the rules refuse) before
+  // the conversion moved any loop body.
+  auto found = ctx.stagedEpilogues.find(op);
+  if (found == ctx.stagedEpilogues.end())
+    return op.emitOpError("tile.staged_epilogue: the store was not planned "
+                          "before the lowering started");
+  const StagedEpilogue *epilogue = &found->second;
   // lowerKernel checked whyNotTmaStore while the stored memref was still a
   // kernel argument.
   bool tmaStore = op->hasAttr(kTmaStoreAttrName);
@@ -389,6 +404,13 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
     return failure();
   Type sourceElement = getElementTypeOrSelf(epilogue->source.getType());
   Layout sourceLayout = layoutOf(epilogue->source);
+  // The stored view's last two dims are the chain's; unit dims may come
+  // first (EpilogueRules.h), indexed as the store indexes them.
+  size_t unitDims = epilogue->leadingUnitDims.size();
+  int64_t rows = view->tileShape[unitDims],
+          cols = view->tileShape[unitDims + 1];
+  ValueRange indices = adaptor.getIndices();
+  Value row = indices[unitDims], col = indices[unitDims + 1];
   int64_t freeBytes = kSm90aLimits.sharedMemoryPerBlock - ctx.sharedBytes -
                       1024; // alignment of the new buffers
   for (tile::BroadcastOp broadcast : epilogue->broadcasts)
@@ -412,9 +434,9 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   auto planFor = [&](int64_t bytes,
                      std::string &reason) -> FailureOr<EpiloguePlan> {
     for (int64_t budget = bytes; budget > 0; budget /= 2) {
-      FailureOr<EpiloguePlan> plan = planEpilogue(
-          view->tileShape[0], view->tileShape[1], view->elementType,
-          sourceElement, sourceLayout, ctx.numWarps, budget, reason);
+      FailureOr<EpiloguePlan> plan =
+          planEpilogue(rows, cols, view->elementType, sourceElement,
+                       sourceLayout, ctx.numWarps, budget, reason);
       if (failed(plan) || static_cast<int64_t>(totalBytes(*plan)) <= bytes)
         return plan;
     }
@@ -490,13 +512,11 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
       ctx.barrier(b);
     emitter.storeAccumulatorPhase(phase);
     ctx.barrier(b);
-    if (failed(emitter.emitPhaseLoop(phase, *view, adaptor.getIndices()[0],
-                                     adaptor.getIndices()[1],
-                                     tmaStore ? &tma : nullptr)))
+    if (failed(emitter.emitPhaseLoop(phase, *view, indices.take_front(unitDims),
+                                     row, col, tmaStore ? &tma : nullptr)))
       return failure();
     if (tmaStore)
-      emitter.emitTmaStorePhase(phase, adaptor.getIndices()[0],
-                                adaptor.getIndices()[1], tma);
+      emitter.emitTmaStorePhase(phase, row, col, tma);
   }
   if (inLoop(op))
     ctx.barrier(b);

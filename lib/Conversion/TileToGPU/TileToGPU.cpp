@@ -334,6 +334,20 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   });
   if (tmaStores.wasInterrupted())
     return failure();
+  WalkResult staged = kernel.walk([&](tile::StoreOp store) {
+    if (!store->hasAttr(kStagedEpilogueAttrName))
+      return WalkResult::advance();
+    std::string why;
+    std::optional<StagedEpilogue> epilogue = getStagedEpilogue(store, why);
+    if (!epilogue) {
+      store.emitOpError("tile.staged_epilogue: ") << why;
+      return WalkResult::interrupt();
+    }
+    context.stagedEpilogues.try_emplace(store, std::move(*epilogue));
+    return WalkResult::advance();
+  });
+  if (staged.wasInterrupted())
+    return failure();
   bool persistent = kernel->hasAttr(tile::kPersistentAttrName);
   if (persistent)
     if (std::optional<std::string> why = whyNotPersistent(kernel))

@@ -34,3 +34,26 @@ tile.kernel @tma_store_not_staged(%X: memref<?x?xf32> {tile.dims = ["M", "N"]},
   tile.store %x, %Yv[%m, %n] {tile.tma_store} : tensor<64x64xf32>, !tile.part<64x64xf32>
   tile.return
 }
+
+// -----
+
+// A rank-3 tile whose unit dim sits between the chain's rows and columns,
+// marked by hand: refused before anything is lowered.
+tile.kernel @middle_unit(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                         %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                         %Y: memref<?x?x?xf32> {tile.dims = ["M", "P", "N"]})
+    params {num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %Xv = tile.partition %X tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+  %Wv = tile.partition %W tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+  %Yv = tile.partition %Y tile [64, 1, 64] : memref<?x?x?xf32> -> !tile.part<64x1x64xf32>
+  %m, %p, %n = tile.grid %Yv : !tile.part<64x1x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %x = tile.load %Xv[%m, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+  %w = tile.load %Wv[%n, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+  %acc = tile.mma %x, %w, %z impl(mma_sync) {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+  %y3 = tile.expand_dims %acc dim 1 : tensor<64x64xf32> -> tensor<64x1x64xf32>
+  // expected-error @below {{'tile.store' op tile.staged_epilogue: a staged epilogue stores 2-D tiles, or 2-D tiles with unit dims put in front by tile.expand_dims dim 0 in the block of the store, and this tile.store stores a rank-3 tile made otherwise}}
+  tile.store %y3, %Yv[%m, %p, %n] {tile.staged_epilogue} : tensor<64x1x64xf32>, !tile.part<64x1x64xf32>
+  tile.return
+}

@@ -111,3 +111,45 @@ tile.kernel @too_big(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
   tile.return
 }
 
+
+// A batched output: the 2-D chain's tile goes to the store through
+// tile.expand_dims dim 0 ([1, BM, BN]); the staged loop stores its runs
+// into sub-tiles [1, 16, 64] at the tile's batch index.
+// CHECK-LABEL: gpu.func @batched
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?x?xf32, #gpu.address_space<global>>, vector<4xf32>
+// CHECK: vector.maskedstore %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK: gpu.return
+// PTXAS-DAG: remark: ptxas sm_90a: kernel 'batched' uses {{[0-9]+}} registers, 0 bytes spill stores
+// PTX-LABEL: .entry batched(
+// PTX: st.shared.v2.b32
+// PTX: ld.shared.v4.b32
+// PTX: st.global.v4.b32
+tile.kernel @batched(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
+                     %W: memref<?x?x?xbf16> {tile.dims = ["B", "N", "K"]},
+                     %C: memref<?x?x?xf32> {tile.dims = ["B", "M", "N"]})
+    params {num_warps = 4} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Av = tile.partition %A tile [1, 64, 32] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x32xbf16, pad = zero>
+  %Wv = tile.partition %W tile [1, 64, 32] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x32xbf16, pad = zero>
+  %Cv = tile.partition %C tile [1, 64, 64] : memref<?x?x?xf32> -> !tile.part<1x64x64xf32>
+  %b, %m, %n = tile.grid %Cv : !tile.part<1x64x64xf32>
+  %nk = tile.num_tiles %Av[2] : !tile.part<1x64x32xbf16, pad = zero>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %z) -> (tensor<64x64xf32>) {
+    %a3 = tile.load %Av[%b, %m, %k] : !tile.part<1x64x32xbf16, pad = zero> -> tensor<1x64x32xbf16>
+    %w3 = tile.load %Wv[%b, %n, %k] : !tile.part<1x64x32xbf16, pad = zero> -> tensor<1x64x32xbf16>
+    %x = tile.squeeze %a3 dim 0 : tensor<1x64x32xbf16> -> tensor<64x32xbf16>
+    %w = tile.squeeze %w3 dim 0 : tensor<1x64x32xbf16> -> tensor<64x32xbf16>
+    %r = tile.mma %x, %w, %a impl(mma_sync) {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    scf.yield %r : tensor<64x64xf32>
+  }
+  %two = arith.constant dense<2.0> : tensor<64x64xf32>
+  %y = arith.mulf %acc, %two : tensor<64x64xf32>
+  %y3 = tile.expand_dims %y dim 0 : tensor<64x64xf32> -> tensor<1x64x64xf32>
+  tile.store %y3, %Cv[%b, %m, %n] {tile.staged_epilogue} : tensor<1x64x64xf32>, !tile.part<1x64x64xf32>
+  tile.return
+}

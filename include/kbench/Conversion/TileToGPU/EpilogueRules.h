@@ -14,7 +14,9 @@
 // This header says which stores qualify: the stored tile is an elementwise
 // chain over one tile that a tile.mma produced, whose other leaves are splat
 // constants, broadcasts of vectors along a row or a column, and loads of
-// tiles of the stored shape (a residual).
+// tiles of the stored shape (a residual). The stored tile may also be such
+// a chain with unit dims put in front of it by tile.expand_dims (a batched
+// or split-K output, [1, BM, BN]): the chain itself is 2-D.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,8 +39,12 @@ inline constexpr const char *kStagedEpilogueAttrName = "tile.staged_epilogue";
 
 /// The shape of a staged epilogue, read from the tile IR.
 struct StagedEpilogue {
-  /// The stored tile (the chain's last value, or the source itself).
+  /// The 2-D tile the chain computes (its last value, or the source
+  /// itself): the stored tile, or the input of `leadingUnitDims`.
   mlir::Value stored;
+  /// The tile.expand_dims ops (dim 0) between `stored` and the tile.store,
+  /// innermost first; empty for a 2-D store.
+  llvm::SmallVector<tile::ExpandDimsOp> leadingUnitDims;
   /// The tile the chain starts from: a tile.mma result, or the result of
   /// the loop that accumulates one.
   mlir::Value source;

@@ -191,3 +191,71 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A batched output: the chain is 2-D and tile.expand_dims dim 0 puts the
+// batch's unit dim in front for the store ([1, BM, BN]); the store is staged.
+// CHECK-LABEL: tile.kernel @batched
+// CHECK: tile.store %{{.*}} {tile.staged_epilogue}
+module attributes {transform.with_named_sequence} {
+  tile.kernel @batched(%A: memref<?x?x?xbf16> {tile.dims = ["B", "M", "K"]},
+                       %W: memref<?x?x?xbf16> {tile.dims = ["B", "N", "K"]},
+                       %C: memref<?x?x?xf32> {tile.dims = ["B", "M", "N"]})
+      params {num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %Av = tile.partition %A tile [1, 64, 32] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x32xbf16, pad = zero>
+    %Wv = tile.partition %W tile [1, 64, 32] pad(zero) : memref<?x?x?xbf16> -> !tile.part<1x64x32xbf16, pad = zero>
+    %Cv = tile.partition %C tile [1, 64, 64] : memref<?x?x?xf32> -> !tile.part<1x64x64xf32>
+    %b, %m, %n = tile.grid %Cv : !tile.part<1x64x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %a3 = tile.load %Av[%b, %m, %c0] : !tile.part<1x64x32xbf16, pad = zero> -> tensor<1x64x32xbf16>
+    %w3 = tile.load %Wv[%b, %n, %c0] : !tile.part<1x64x32xbf16, pad = zero> -> tensor<1x64x32xbf16>
+    %a = tile.squeeze %a3 dim 0 : tensor<1x64x32xbf16> -> tensor<64x32xbf16>
+    %w = tile.squeeze %w3 dim 0 : tensor<1x64x32xbf16> -> tensor<64x32xbf16>
+    %acc = tile.mma %a, %w, %z {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %two = arith.constant dense<2.0> : tensor<64x64xf32>
+    %y = arith.mulf %acc, %two : tensor<64x64xf32>
+    %y3 = tile.expand_dims %y dim 0 : tensor<64x64xf32> -> tensor<1x64x64xf32>
+    tile.store %y3, %Cv[%b, %m, %n] : tensor<1x64x64xf32>, !tile.part<1x64x64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.tile.stage_epilogue %k 1 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A unit dim put between the chain's rows and columns is not an indexing
+// matter of the store alone: refused.
+module attributes {transform.with_named_sequence} {
+  tile.kernel @middle_unit(%X: memref<?x?xbf16> {tile.dims = ["M", "K"]},
+                           %W: memref<?x?xbf16> {tile.dims = ["N", "K"]},
+                           %Y: memref<?x?x?xf32> {tile.dims = ["M", "P", "N"]})
+      params {num_warps = 4} {
+    %c0 = arith.constant 0 : index
+    %Xv = tile.partition %X tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Wv = tile.partition %W tile [64, 32] pad(zero) : memref<?x?xbf16> -> !tile.part<64x32xbf16, pad = zero>
+    %Yv = tile.partition %Y tile [64, 1, 64] : memref<?x?x?xf32> -> !tile.part<64x1x64xf32>
+    %m, %p, %n = tile.grid %Yv : !tile.part<64x1x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %x = tile.load %Xv[%m, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %w = tile.load %Wv[%n, %c0] : !tile.part<64x32xbf16, pad = zero> -> tensor<64x32xbf16>
+    %acc = tile.mma %x, %w, %z {transpose_b} : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %y3 = tile.expand_dims %acc dim 1 : tensor<64x64xf32> -> tensor<64x1x64xf32>
+    // expected-note @below {{this tile.store}}
+    tile.store %y3, %Yv[%m, %p, %n] : tensor<64x1x64xf32>, !tile.part<64x1x64xf32>
+    tile.return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.structured.match ops{["tile.kernel"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{transform.tile.stage_epilogue: @middle_unit stores no matmul epilogue to stage: a staged epilogue stores 2-D tiles, or 2-D tiles with unit dims put in front by tile.expand_dims dim 0 in the block of the store, and this tile.store stores a rank-3 tile made otherwise}}
+    transform.tile.stage_epilogue %k 1 : !transform.any_op
+    transform.yield
+  }
+}

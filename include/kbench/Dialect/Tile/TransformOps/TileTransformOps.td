@@ -431,8 +431,10 @@ def StageEpilogueOp : Tile_TransformOp<"stage_epilogue"> {
     accumulator it holds, unrolled, and stores short runs. The rewrite marks
     every `tile.store` whose tile is an elementwise chain (arith and math
     ops, splat constants, broadcasts of a row or a column vector, loads of
-    tiles of the stored shape) over one `tile.mma` result with the unit
-    attribute `tile.staged_epilogue`;
+    tiles of the stored shape) over one `tile.mma` result, possibly with
+    unit dims put in front by `tile.expand_dims ... dim 0` (a [1, BM, BN]
+    tile of a batched output), with the unit attribute
+    `tile.staged_epilogue`;
     tile-to-gpu then stores the accumulator to shared memory (in column
     phases that fit beside what the kernel already uses) and evaluates the
     chain in a rolled loop in which each thread takes one 16-byte run of the
