@@ -69,7 +69,7 @@ kbench::gpu_lowering::getStagedEpilogue(tile::StoreOp store, std::string &why) {
             " tile made otherwise";
       return std::nullopt;
     }
-    epilogue.leadingUnitDims.insert(epilogue.leadingUnitDims.begin(), expand);
+    ++epilogue.leadingUnitDims;
     storedValue = expand.getInput();
   }
   auto stored = cast<RankedTensorType>(storedValue.getType());

@@ -406,7 +406,7 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
   Layout sourceLayout = layoutOf(epilogue->source);
   // The stored view's last two dims are the chain's; unit dims may come
   // first (EpilogueRules.h), indexed as the store indexes them.
-  size_t unitDims = epilogue->leadingUnitDims.size();
+  int64_t unitDims = epilogue->leadingUnitDims;
   int64_t rows = view->tileShape[unitDims],
           cols = view->tileShape[unitDims + 1];
   ValueRange indices = adaptor.getIndices();

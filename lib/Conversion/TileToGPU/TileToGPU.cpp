@@ -321,20 +321,16 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
   if (context.warpSpecialized)
     if (std::optional<std::string> why = whyNotWarpSpecialized(kernel))
       return kernel.emitOpError("tile.warp_specialized: ") << *why;
-  // Checked while the stored memrefs are still kernel arguments: a store
-  // the rules refuse gets no tensor map.
-  WalkResult tmaStores = kernel.walk([](tile::StoreOp store) {
-    if (!store->hasAttr(kTmaStoreAttrName))
-      return WalkResult::advance();
-    std::optional<std::string> why = whyNotTmaStore(store);
-    if (!why)
-      return WalkResult::advance();
-    store.emitOpError(*why);
-    return WalkResult::interrupt();
-  });
-  if (tmaStores.wasInterrupted())
-    return failure();
-  WalkResult staged = kernel.walk([&](tile::StoreOp store) {
+  // The marked stores, checked and read before the conversion starts: a
+  // TMA store while its memref is still a kernel argument (a store the
+  // rules refuse gets no tensor map), a staged epilogue while the loop that
+  // produced its accumulator still has its body.
+  WalkResult stores = kernel.walk([&](tile::StoreOp store) {
+    if (store->hasAttr(kTmaStoreAttrName))
+      if (std::optional<std::string> why = whyNotTmaStore(store)) {
+        store.emitOpError(*why);
+        return WalkResult::interrupt();
+      }
     if (!store->hasAttr(kStagedEpilogueAttrName))
       return WalkResult::advance();
     std::string why;
@@ -346,7 +342,7 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     context.stagedEpilogues.try_emplace(store, std::move(*epilogue));
     return WalkResult::advance();
   });
-  if (staged.wasInterrupted())
+  if (stores.wasInterrupted())
     return failure();
   bool persistent = kernel->hasAttr(tile::kPersistentAttrName);
   if (persistent)

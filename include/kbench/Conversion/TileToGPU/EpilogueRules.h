@@ -40,11 +40,11 @@ inline constexpr const char *kStagedEpilogueAttrName = "tile.staged_epilogue";
 /// The shape of a staged epilogue, read from the tile IR.
 struct StagedEpilogue {
   /// The 2-D tile the chain computes (its last value, or the source
-  /// itself): the stored tile, or the input of `leadingUnitDims`.
+  /// itself): the stored tile, or what tile.expand_dims ops turned into it.
   mlir::Value stored;
-  /// The tile.expand_dims ops (dim 0) between `stored` and the tile.store,
-  /// innermost first; empty for a 2-D store.
-  llvm::SmallVector<tile::ExpandDimsOp> leadingUnitDims;
+  /// How many unit dims tile.expand_dims (dim 0) put in front of `stored`
+  /// for the tile.store: 0 for a 2-D store.
+  int64_t leadingUnitDims = 0;
   /// The tile the chain starts from: a tile.mma result, or the result of
   /// the loop that accumulates one.
   mlir::Value source;
