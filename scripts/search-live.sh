@@ -16,7 +16,8 @@
 #
 #   step     for every task: copies the reports that came back (--from DIR,
 #            the OUT_DIR of `measure`, laid out DIR/<task>/<round>/out/, or
-#            the reports.tar.gz that `measure` writes there) into
+#            the reports.tar.gz that `measure` writes there, which is read
+#            when DIR holds it and no round folders) into
 #            its round folders, then starts or resumes its search, which
 #            compiles the next round into LIVE_DIR/<task>/rounds/<round>/
 #            (exit 3) or finishes (the budget is spent and the best elites
@@ -98,6 +99,12 @@ EOF
   . "$live/settings"
   local kbench=${KBENCH:-$root/build/bin/kbench}
   [ -x "$kbench" ] || { echo "search-live: no $kbench (scripts/build.sh kbench)" >&2; exit 2; }
+  # A folder whose round reports did not come back (a transport that drops
+  # deep folders) but that holds measure's archive: read the archive.
+  if [ -n "$from" ] && [ -d "$from" ] && [ -f "$from/reports.tar.gz" ] \
+     && ! compgen -G "$from/*/*/out" >/dev/null; then
+    from=$from/reports.tar.gz
+  fi
   if [ -n "$from" ] && [ -f "$from" ]; then
     # measure's reports.tar.gz: unpack it beside the live folder's rounds.
     local unpacked="$live/from-archive"

@@ -53,6 +53,12 @@ const std::vector<KnobSpec> &getKnobTable() {
        "their lines in L2 (evict_last) and the last pass's loads of it let "
        "them go first (evict_first); 0 gives no hints",
        "it is a switch"},
+      {Knob::FastMath, "fast_math", "transform.tile.fast_math",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: f32 multiplies and adds may fuse into fma, and f32 math.exp2 is "
+       "one ex2.approx.ftz (results below 2^-126 flush to 0); 0 rounds every "
+       "operation on its own and keeps denormal results",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -162,6 +168,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.scalarUnalignedRows =
       getKnobSpec(Knob::ScalarUnalignedRows).defaultValue;
   config.cacheHints = getKnobSpec(Knob::CacheHints).defaultValue;
+  config.fastMath = getKnobSpec(Knob::FastMath).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -178,6 +185,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.scalarUnalignedRows = value;
     else if (spec->knob == Knob::CacheHints)
       config.cacheHints = value;
+    else if (spec->knob == Knob::FastMath)
+      config.fastMath = value;
   }
   return config;
 }
@@ -195,6 +204,8 @@ std::optional<std::string> KernelConfig::verify() const {
           checkKnobValue(Knob::ScalarUnalignedRows, scalarUnalignedRows))
     return failure;
   if (auto failure = checkKnobValue(Knob::CacheHints, cacheHints))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::FastMath, fastMath))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

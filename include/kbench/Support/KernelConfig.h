@@ -118,6 +118,7 @@ enum class Knob {
   MinCtasPerSm,
   ScalarUnalignedRows,
   CacheHints,
+  FastMath,
   PipelineStages,
   TileSize
 };
@@ -176,6 +177,7 @@ struct KernelConfig {
   int64_t minCtasPerSm = 0;
   int64_t scalarUnalignedRows = 0;
   int64_t cacheHints = 0;
+  int64_t fastMath = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

@@ -1,7 +1,7 @@
 //===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
 //
 // Reads num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows and cache_hints through the kernel
+// scalar_unaligned_rows, cache_hints and fast_math through the kernel
 // config and refuses values the knob table does not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
@@ -27,5 +27,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.minCtasPerSm = config.minCtasPerSm;
   knobs.scalarUnalignedRows = config.scalarUnalignedRows != 0;
   knobs.cacheHints = config.cacheHints != 0;
+  knobs.fastMath = config.fastMath != 0;
   return knobs;
 }

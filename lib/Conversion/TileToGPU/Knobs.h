@@ -2,7 +2,7 @@
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
 // reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows, cache_hints),
+// scalar_unaligned_rows, cache_hints, fast_math),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -29,6 +29,9 @@ struct KernelKnobs {
   bool scalarUnalignedRows = false;
   /// Interior global accesses carry L2 eviction priorities (CacheHints.h).
   bool cacheHints = false;
+  /// f32 arithmetic may contract into fma and exp2 is ex2.approx.ftz
+  /// (FastMath.h).
+  bool fastMath = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

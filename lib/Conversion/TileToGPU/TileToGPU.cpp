@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssignLayouts.h"
+#include "FastMath.h"
 #include "Patterns.h"
 #include "kbench/Conversion/TileToGPU/EpilogueRules.h"
 #include "kbench/Conversion/TileToGPU/PersistentRules.h"
@@ -497,6 +498,8 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     return failure();
   }
   context.prologueEnd->erase();
+  if (knobs->fastMath)
+    applyFastMath(func);
   if (tileLoop)
     sinkIntoTileLoop(entry, tileLoop);
 

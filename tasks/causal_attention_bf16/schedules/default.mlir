@@ -16,8 +16,23 @@
 // is its head's. The accumulators keep every row inside one warp (the
 // wgmma D fragment), so the online softmax's row max and sum need no shared
 // memory. set_params runs before mma_impl: wgmma on two warpgroups needs
-// BM = 128. Compiled knowing D % 8 == 0 (schedules/dispatch.json): 192
-// registers (198 causal), no spills.
+// BM = 128. fast_math lets ptxas fuse the exponent's score * scale - max
+// into one fma and makes each exp2 a bare ex2.approx.ftz (docs/schedules.md).
+// Compiled knowing D % 8 == 0 (schedules/dispatch.json): 190 registers (196
+// causal), no spills.
+//
+// On an H100 machine (2026-12-07, docs/results.md, run
+// 2026-12-07-attention-fast-math-h100) at 128 x 4096 x 128: 2879.5 us with
+// fast_math and the scale after the row max, 2921.1 with fast_math alone,
+// 2932.3 without either (1.8% faster; 63.6 / 425.9 against 64.6 / 435.3 us
+// at the heldout shapes); causal 1657.9 us against 1690.8 for the default
+// on another H100 machine that day (run 2026-12-07-attention-ctas-h100,
+// where the non-causal default measured 2933.5). cudnn's
+// scaled_dot_product_attention took 1801.4 and 975.9 us on a third H100
+// machine that day (scripts/gpu-sdpa-bf16.py): 0.63x and 0.59x. One 4-warp
+// CTA of 64 query rows (two CTAs an SM, 151 registers, 83 KB each; run
+// 2026-12-07-attention-ctas-h100) was 5% slower non-causal and 1.5% slower
+// causal at the tune shape.
 //
 // On an H100 machine (2026-12-06, docs/results.md, runs
 // 2026-12-06-suite-h100 and -variants-h100, one machine, minutes apart) at
@@ -61,6 +76,7 @@ module attributes {transform.with_named_sequence} {
     transform.tile.mma_impl %k wgmma : !transform.any_op
     transform.tile.vector_width %k 8 : !transform.any_op
     transform.tile.pipeline %k stages 3 : !transform.any_op
+    transform.tile.fast_math %k 1 : !transform.any_op
     transform.yield
   }
 }

@@ -542,13 +542,16 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure = checkMinCtasPerSm(kernel))
     return failure;
-  // scalar_unaligned_rows and cache_hints have no rule beyond their range
-  // (0 or 1).
+  // scalar_unaligned_rows, cache_hints and fast_math have no rule beyond
+  // their range (0 or 1).
   if (std::optional<KnobFailure> failure =
           checkKnobRange(kernel, Knob::ScalarUnalignedRows))
     return failure;
   if (std::optional<KnobFailure> failure =
           checkKnobRange(kernel, Knob::CacheHints))
+    return failure;
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::FastMath))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;

@@ -356,7 +356,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
-// ScalarUnalignedRowsOp, CacheHintsOp
+// ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -381,6 +381,7 @@ KBENCH_KNOB_OP(RasterOp, knobParam(Knob::GroupM))
 KBENCH_KNOB_OP(MinCtasPerSmOp, knobParam(Knob::MinCtasPerSm))
 KBENCH_KNOB_OP(ScalarUnalignedRowsOp, knobParam(Knob::ScalarUnalignedRows))
 KBENCH_KNOB_OP(CacheHintsOp, knobParam(Knob::CacheHints))
+KBENCH_KNOB_OP(FastMathOp, knobParam(Knob::FastMath))
 
 #undef KBENCH_KNOB_OP
 

@@ -245,6 +245,37 @@ def CacheHintsOp : Tile_TransformOp<"cache_hints"> {
   let hasVerifier = 1;
 }
 
+def FastMathOp : Tile_TransformOp<"fast_math"> {
+  let summary = "Let f32 arithmetic fuse into fma and exp2 flush to zero";
+  let description = [{
+    ```mlir
+    transform.tile.fast_math %k 1 : !transform.any_op
+    ```
+    Stores the `fast_math` param. With 1, tile-to-gpu marks the kernel's
+    floating-point arith ops `contract`, so a multiply whose product is only
+    added (`x * scale - max`) becomes one fma with a single rounding (what
+    nvcc does by default), and lowers each f32 `math.exp2` to one
+    `ex2.approx.ftz.f32`, the bare MUFU.EX2, where the default
+    `ex2.approx.f32` costs three more instructions to keep results below
+    2^-126 as denormals; with the knob those results are 0. Softmax-style
+    kernels, whose exponentials of `x - max` are summed and normalized, lose
+    nothing that a bf16 or f32 output could show; the runner's checks judge
+    the results as for any schedule. 0, the default, rounds every operation
+    on its own and keeps denormal results. tile-verify's proofs do not
+    depend on it, and the host target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
