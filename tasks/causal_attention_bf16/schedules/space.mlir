@@ -11,9 +11,11 @@
 // after them, since its warpgroups need the larger BM first. The second
 // constraint bounds the f32 accumulators a thread holds, the output's
 // BM x 128 and the scores' BM x BN, to 96: on the H200 machine (2026-12-03)
-// 128 x 64 on 8 warps (exactly 96) held 255 registers without spills. The
-// default schedule is the point num_warps 8, BM 128, BN 64, stages 2,
-// mma_impl wgmma (schedules/mma_sync.mlir is the same point on mma_sync).
+// 128 x 64 on 8 warps (exactly 96) held 255 registers without spills.
+// fast_math (docs/schedules.md) is a knob of its own: fma and ex2.approx.ftz
+// in the softmax. The default schedule is the point num_warps 8, BM 128,
+// BN 64, stages 3, fast_math 1, mma_impl wgmma (schedules/mma_sync.mlir is
+// the same point on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
@@ -26,6 +28,8 @@ module attributes {transform.with_named_sequence} {
     %BM = transform.tune.knob<"BM"> options = [64, 128, 256] -> !transform.param<i64>
     %BN = transform.tune.knob<"BN"> options = [16, 32, 64, 128] -> !transform.param<i64>
     %stages = transform.tune.knob<"stages"> options = [1, 2, 3] -> !transform.param<i64>
+    %fast_math = transform.tune.knob<"fast_math"> options = [0, 1] -> !transform.param<i64>
+    transform.tile.fast_math %k %fast_math : !transform.any_op
     transform.tune.alternatives<"mma_impl"> {
       transform.tile.mma_impl %k mma_sync : !transform.any_op
       transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
