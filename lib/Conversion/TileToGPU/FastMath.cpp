@@ -63,10 +63,9 @@ void kbench::gpu_lowering::applyFastMath(gpu::GPUFuncOp func) {
     auto fastMath = dyn_cast<arith::ArithFastMathInterface>(op);
     if (!fastMath)
       return;
+    arith::FastMathFlagsAttr current = fastMath.getFastMathFlagsAttr();
     arith::FastMathFlags flags =
-        fastMath.getFastMathFlagsAttr()
-            ? fastMath.getFastMathFlagsAttr().getValue()
-            : arith::FastMathFlags::none;
+        current ? current.getValue() : arith::FastMathFlags::none;
     op->setAttr(fastMath.getFastMathAttrName(),
                 arith::FastMathFlagsAttr::get(
                     op->getContext(), flags | arith::FastMathFlags::contract));

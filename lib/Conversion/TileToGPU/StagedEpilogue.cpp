@@ -388,7 +388,6 @@ LogicalResult
 StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
                               ConversionPatternRewriter &rewriter) const {
   OpBuilder &b = rewriter;
-  std::string why;
   // lowerKernel read it (and refused the stores the rules refuse) before
   // the conversion moved any loop body.
   auto found = ctx.stagedEpilogues.find(op);
@@ -442,6 +441,7 @@ StagedEpilogueLowering::lower(tile::StoreOp op, OpAdaptor adaptor,
     }
     return failure();
   };
+  std::string why;
   FailureOr<EpiloguePlan> planned = planFor(freeBytes, why);
   // The K loop's stage buffers, free once every thread is past it, hold the
   // accumulator without growing the kernel's shared memory, at the cost of
