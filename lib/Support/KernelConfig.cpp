@@ -59,6 +59,13 @@ const std::vector<KnobSpec> &getKnobTable() {
        "one ex2.approx.ftz (results below 2^-126 flush to 0); 0 rounds every "
        "operation on its own and keeps denormal results",
        "it is a switch"},
+      {Knob::MmaOverlap, "mma_overlap", "transform.tile.mma_overlap",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: a loop of two tile.mma (attention's scores and output) issues the "
+       "next step's first mma before the second mma of the step before, so "
+       "the softmax between them runs while the tensor cores work; 0 runs "
+       "each step in program order",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -169,6 +176,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       getKnobSpec(Knob::ScalarUnalignedRows).defaultValue;
   config.cacheHints = getKnobSpec(Knob::CacheHints).defaultValue;
   config.fastMath = getKnobSpec(Knob::FastMath).defaultValue;
+  config.mmaOverlap = getKnobSpec(Knob::MmaOverlap).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -187,6 +195,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.cacheHints = value;
     else if (spec->knob == Knob::FastMath)
       config.fastMath = value;
+    else if (spec->knob == Knob::MmaOverlap)
+      config.mmaOverlap = value;
   }
   return config;
 }
@@ -206,6 +216,8 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::CacheHints, cacheHints))
     return failure;
   if (auto failure = checkKnobValue(Knob::FastMath, fastMath))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::MmaOverlap, mmaOverlap))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

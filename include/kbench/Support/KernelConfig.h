@@ -119,6 +119,7 @@ enum class Knob {
   ScalarUnalignedRows,
   CacheHints,
   FastMath,
+  MmaOverlap,
   PipelineStages,
   TileSize
 };
@@ -178,6 +179,7 @@ struct KernelConfig {
   int64_t scalarUnalignedRows = 0;
   int64_t cacheHints = 0;
   int64_t fastMath = 0;
+  int64_t mmaOverlap = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

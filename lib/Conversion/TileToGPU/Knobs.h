@@ -2,7 +2,7 @@
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
 // reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows, cache_hints, fast_math),
+// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -32,6 +32,9 @@ struct KernelKnobs {
   /// f32 arithmetic may contract into fma and exp2 is ex2.approx.ftz
   /// (FastMath.h).
   bool fastMath = false;
+  /// Loops of two tile.mma are rotated so that the softmax between them
+  /// overlaps the tensor cores (MmaOverlapRules.h).
+  bool mmaOverlap = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

@@ -22,7 +22,10 @@
 // ahead instead (so stage (k - 1) mod S, still read by k - 1's deferred
 // group until the first wgmma of k waits, is not overwritten before the
 // barrier of k + 1), and the loop sits in `scf.if (lb < ub)` ending with a
-// wait for every wgmma group.
+// wait for every wgmma group. A loop that mma_overlap rotated
+// (MmaOverlapRules.h) leaves both of its wgmma groups in flight and waits
+// for each just before the first use of its result in the same iteration
+// (getOverlapWaits), so the copies run S - 1 iterations ahead.
 //
 // Each thread copies 16-byte chunks of the tile's rows (consecutive threads
 // along a row) to emitStagedOffset(row, col), where the mma's impl reads
@@ -44,6 +47,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorCore.h"
+#include "kbench/Conversion/TileToGPU/MmaOverlapRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
 
@@ -212,10 +216,20 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
         step = adaptor.getStep();
   // How many iterations ahead the copies run: S - 1, or S - 2 where a
   // group stays in flight past its iteration and still reads its stage.
-  tile::MmaOp deferred = getDeferredWaitMma(op, stages);
+  // A loop rotated by mma_overlap waits for each group at its result's
+  // first use (MmaOverlapRules.h); another may defer its last group's wait
+  // to the next iteration's first wgmma (PrefetchRules.h).
+  SmallVector<WgmmaWait> overlapWaits = getOverlapWaits(op, stages);
+  tile::MmaOp deferred =
+      overlapWaits.empty() ? getDeferredWaitMma(op, stages) : tile::MmaOp();
   if (deferred)
     ctx.deferredWaitMmas.insert(deferred);
-  int64_t distance = deferred ? stages - 2 : stages - 1;
+  if (!overlapWaits.empty())
+    for (auto mma : op.getBody()->getOps<tile::MmaOp>())
+      ctx.deferredWaitMmas.insert(mma);
+  // A rotated loop waits for both groups inside the iteration.
+  bool groupsInFlight = bool(deferred);
+  int64_t distance = groupsInFlight ? stages - 2 : stages - 1;
 
   // Prologue: iterations 0 .. distance - 1.
   {
@@ -254,12 +268,16 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
       ctx.prefetchedTiles[staged.operand.load] = {
           staged.buffer,
           arith::MulIOp::create(b, loc, stage, c(staged.stageSize))};
+    for (const WgmmaWait &wait : overlapWaits) {
+      b.setInsertionPoint(wait.before);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, wait.pending);
+    }
   }
 
   // A deferred group is waited for after the loop, in a branch that only
   // runs loops of at least one step (openInFlightWgmmaLoop).
   scf::IfOp nonEmptyLoop;
-  if (deferred)
+  if (groupsInFlight)
     nonEmptyLoop = openInFlightWgmmaLoop(b, loc, lb, ub, adaptor.getInitArgs());
   auto newFor =
       scf::ForOp::create(rewriter, loc, lb, ub, step, adaptor.getInitArgs());
@@ -270,7 +288,7 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
                                          *getTypeConverter())))
     return failure();
   ValueRange results = newFor.getResults();
-  if (deferred)
+  if (groupsInFlight)
     results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
   // Copies of iterations past the end are still zero-filling.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

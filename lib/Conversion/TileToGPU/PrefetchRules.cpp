@@ -42,10 +42,7 @@ kbench::gpu_lowering::getPrefetchedOperands(scf::ForOp loop) {
   return operands;
 }
 
-/// Whether `value` is the induction variable of `loop`, defined outside it,
-/// or computed in its body by pure scalar ops from such values: what the
-/// lowering can recompute for a later iteration.
-static bool isStepComputable(Value value, scf::ForOp loop) {
+bool kbench::gpu_lowering::isStepComputable(Value value, scf::ForOp loop) {
   if (value == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(value))
     return true;
   // Only arith ops: the lowering clones them as they are (a tile op would

@@ -2,7 +2,7 @@
 //
 // The device side of `kbench compile`, stated in one place:
 //
-//   tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
+//   tile-overlap-mma, tile-assign-layouts, tile-plan-pipelining, tile-to-gpu
 //   nvvm-attach-target{chip=sm_90a features=+ptx80 O=3}
 //   gpu.module(kbench-gpu-prepare-nvvm, convert-scf-to-cf,
 //              convert-nvgpu-to-nvvm, convert-gpu-to-nvvm,
@@ -243,6 +243,7 @@ kbench::compileToPtx(ModuleOp module, const GpuCompileOptions &options) {
   GpuCompileResult result;
   auto start = std::chrono::steady_clock::now();
   PassManager lowering(ctx);
+  lowering.addPass(createTileOverlapMma());
   lowering.addPass(createTileAssignLayouts());
   lowering.addPass(createTilePlanPipelining());
   lowering.addPass(createTileToGPU());

@@ -9,6 +9,7 @@
 
 #include "kbench/Target/Host/HostSharedObject.h"
 
+#include "kbench/Conversion/TileToGPU/Passes.h"
 #include "kbench/Conversion/TileToHost/TileToHost.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -193,6 +194,9 @@ LogicalResult kbench::buildHostSharedObject(ModuleOp module,
   Stopwatch lowering;
   OwningOpRef<ModuleOp> lowered(module.clone());
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  // The mma_overlap rotation computes what the loop computed, so the host
+  // runs it too: its checks then cover the rotated loop's arithmetic.
+  pm.addPass(createTileOverlapMma());
   buildTileToHostLLVMPipeline(pm);
   if (failed(pm.run(*lowered)))
     return fail("the host target could not lower the module to the LLVM "

@@ -13,7 +13,8 @@
 // BM x 128 and the scores' BM x BN, to 96: on the H200 machine (2026-12-03)
 // 128 x 64 on 8 warps (exactly 96) held 255 registers without spills.
 // fast_math (docs/schedules.md) is a knob of its own: fma and ex2.approx.ftz
-// in the softmax. The default schedule is the point num_warps 8, BM 128,
+// in the softmax; so is mma_overlap on the wgmma branch (the key loop
+// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir). The default schedule is the point num_warps 8, BM 128,
 // BN 64, stages 3, fast_math 1, mma_impl wgmma (schedules/mma_sync.mlir is
 // the same point on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
@@ -30,6 +31,7 @@ module attributes {transform.with_named_sequence} {
     %stages = transform.tune.knob<"stages"> options = [1, 2, 3] -> !transform.param<i64>
     %fast_math = transform.tune.knob<"fast_math"> options = [0, 1] -> !transform.param<i64>
     transform.tile.fast_math %k %fast_math : !transform.any_op
+    %mma_overlap = transform.tune.knob<"mma_overlap"> options = [0, 1] -> !transform.param<i64>
     transform.tune.alternatives<"mma_impl"> {
       transform.tile.mma_impl %k mma_sync : !transform.any_op
       transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
@@ -42,6 +44,7 @@ module attributes {transform.with_named_sequence} {
       transform.tile.mma_impl %k wgmma : !transform.any_op
       transform.tile.vector_width %k 8 : !transform.any_op
       transform.tile.pipeline %k stages %stages : !transform.any_op
+      transform.tile.mma_overlap %k %mma_overlap : !transform.any_op
       transform.yield
     }
     transform.yield

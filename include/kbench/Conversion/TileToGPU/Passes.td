@@ -10,6 +10,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileOverlapMma : Pass<"tile-overlap-mma", "::mlir::ModuleOp"> {
+  let summary = "Rotate loops of two tile.mma so the work between them "
+                "overlaps the tensor cores";
+  let description = [{
+    In every `tile.kernel` whose `mma_overlap` param is 1
+    (transform.tile.mma_overlap), each `scf.for` whose body holds two
+    wgmma `tile.mma` (attention: the scores, then the output) is rotated:
+    the second mma, the load of its B tile and the ops on its loop-carried
+    accumulator run one iteration late, after the next iteration's first
+    mma and before the work between the two (the online softmax); a
+    prologue and an epilogue inside `scf.if (lb < ub)` run the first and
+    the last half step. Values the late half reads from the early one
+    become extra iter_args. The rotated loop is marked `tile.mma_overlap`,
+    and tile-to-gpu then waits for each wgmma group just before the first
+    use of its result (docs/gpu-lowering.md, "Attention overlap"). Loops
+    that do not have that shape are left alone; the transform op refuses
+    the knob when a kernel has none. Run after tile-verify, before
+    tile-assign-layouts.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tile value a layout encoding for the GPU lowering";
   let description = [{

@@ -39,6 +39,11 @@ struct PrefetchedOperand {
   int64_t rows = 0, rowElems = 0;
 };
 
+/// Whether `value` is the induction variable of `loop`, defined outside it,
+/// or computed in its body by pure scalar arith ops from such values: what
+/// a lowering can recompute for another iteration by cloning those ops.
+bool isStepComputable(mlir::Value value, mlir::scf::ForOp loop);
+
 /// The mma operands `loop` would prefetch: each A and B of every mma_sync
 /// or wgmma tile.mma directly in the body that is (a squeeze of) a
 /// tile.load directly in the body. Both are copied as their rows are in

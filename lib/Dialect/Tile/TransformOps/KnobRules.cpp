@@ -16,6 +16,7 @@
 #include "TmaStore.h"
 #include "WarpSpecialize.h"
 
+#include "kbench/Conversion/TileToGPU/MmaOverlapRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
 #include "kbench/Conversion/TileToGPU/SharedBudget.h"
@@ -533,6 +534,23 @@ static std::optional<KnobFailure> checkOperandCopies(KernelOp kernel) {
   return failure;
 }
 
+/// mma_overlap = 1 needs a loop the rotation accepts (MmaOverlapRules.h).
+static std::optional<KnobFailure> checkMmaOverlap(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::MmaOverlap))
+    return failure;
+  std::optional<int64_t> value =
+      kernel.getParamValue(knobParam(Knob::MmaOverlap));
+  if (!value || *value == 0)
+    return std::nullopt;
+  if (std::optional<gpu_lowering::MmaOverlapRefusal> refusal =
+          gpu_lowering::whyNotMmaOverlap(kernel))
+    return KnobFailure{refusal->reason, refusal->at->getLoc(),
+                       isa<KernelOp>(refusal->at) ? "this kernel"
+                                                  : "this scf.for"};
+  return std::nullopt;
+}
+
 std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
     return failure;
@@ -552,6 +570,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure =
           checkKnobRange(kernel, Knob::FastMath))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkMmaOverlap(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;

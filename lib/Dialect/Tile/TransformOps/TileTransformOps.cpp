@@ -356,7 +356,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
-// ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp
+// ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp, MmaOverlapOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -382,6 +382,7 @@ KBENCH_KNOB_OP(MinCtasPerSmOp, knobParam(Knob::MinCtasPerSm))
 KBENCH_KNOB_OP(ScalarUnalignedRowsOp, knobParam(Knob::ScalarUnalignedRows))
 KBENCH_KNOB_OP(CacheHintsOp, knobParam(Knob::CacheHints))
 KBENCH_KNOB_OP(FastMathOp, knobParam(Knob::FastMath))
+KBENCH_KNOB_OP(MmaOverlapOp, knobParam(Knob::MmaOverlap))
 
 #undef KBENCH_KNOB_OP
 
