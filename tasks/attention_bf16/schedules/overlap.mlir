@@ -9,8 +9,9 @@
 // tile, 197,616 bytes of shared memory in all). The copies run two key
 // tiles ahead in the 3 stages: no wgmma group outlives its step.
 // tile-verify proves the kernel as written; the rotation only reorders
-// independent work (docs/gpu-lowering.md, "Attention overlap"). Compiled
-// knowing D % 8 == 0: 222 registers, no spills.
+// independent work (docs/gpu-lowering.md, "Attention overlap"). Not yet
+// timed on a GPU, so the default stays default.mlir. Compiled knowing
+// D % 8 == 0: 222 registers, no spills.
 //
 // Compiled as measured: a copy of schedules/dispatch.json whose 'aligned'
 // variant names this file (its D % 8 == 0 fact matters; without it every
