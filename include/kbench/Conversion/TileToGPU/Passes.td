@@ -17,11 +17,12 @@ def TileOverlapMma : Pass<"tile-overlap-mma", "::mlir::ModuleOp"> {
     In every `tile.kernel` whose `mma_overlap` param is 1
     (transform.tile.mma_overlap), each `scf.for` whose body holds two
     wgmma `tile.mma` (attention: the scores, then the output) is rotated:
-    the second mma, the load of its B tile and the ops on its loop-carried
-    accumulator run one iteration late, after the next iteration's first
-    mma and before the work between the two (the online softmax); a
-    prologue and an epilogue inside `scf.if (lb < ub)` run the first and
-    the last half step. Values the late half reads from the early one
+    the second mma and the load of its B tile run one iteration late, right
+    after the next iteration's first mma and before the rest of that
+    iteration (the online softmax, the rescale), which reads the
+    accumulator as the late mma left it; a prologue and an epilogue inside
+    `scf.if (lb < ub)` run the first and the last half step. The operands
+    the late mma reads from its own iteration (P, the rescaled output)
     become extra iter_args. The rotated loop is marked `tile.mma_overlap`,
     and tile-to-gpu then waits for each wgmma group just before the first
     use of its result (docs/gpu-lowering.md, "Attention overlap"). Loops

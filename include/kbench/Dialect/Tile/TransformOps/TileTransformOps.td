@@ -285,23 +285,23 @@ def MmaOverlapOp : Tile_TransformOp<"mma_overlap"> {
     Stores the `mma_overlap` param. With 1, tile-to-gpu rotates each
     `scf.for` of the kernel whose body holds two wgmma `tile.mma`
     (attention: the scores S_j = Q K_j^T, then O += P_j V_j): iteration j
-    issues S_j, then the previous step's rescale and P_{j-1} V_{j-1}, then
-    the softmax of S_j, which waits for S_j alone while the tensor cores
-    run P_{j-1} V_{j-1}. The second mma, the load of its B tile and the ops
-    on its loop-carried accumulator move one iteration late; what they read
-    from the rest of the step is carried in registers (P and alpha for
-    attention). The loop computes the same operations; tile-verify proves
-    the kernel as written. The overlap needs the loop's operand prefetch
-    with at least 3 stages (transform.tile.pipeline); with fewer each
+    issues S_j, then the previous step's P_{j-1} V_{j-1}, then the softmax
+    of S_j, which waits for S_j alone while the tensor cores run
+    P_{j-1} V_{j-1}; the rescale of O and P_j follow once both are done.
+    The second mma and the load of its B tile move one iteration late; the
+    operands they read from their own step (P and the rescaled O for
+    attention) are carried to the next one. The loop computes the same
+    operations; tile-verify proves the kernel as written, and the host
+    target runs the same rotation. The overlap needs the loop's operand
+    prefetch (transform.tile.pipeline, 2 or more stages); without it each
     wgmma group is waited for at once. 0, the default, runs each step in
-    program order. The host target ignores it.
+    program order.
     }] # kTargets # [{
     Fails silenceably when the value is not 0 or 1, or, for 1, when no
     `scf.for` of the kernel has that shape: exactly two `tile.mma` directly
-    in the body, both impl = wgmma (set mma_impl first); the second's
-    result only yielded, its accumulator read by nothing but the ops
-    between the iter_arg and the mma; no other op reading what those ops
-    compute; a body that only reads memory.
+    in the body, both impl = wgmma (set mma_impl first); a body that only
+    reads memory; the second mma's result only yielded, and the
+    loop-carried accumulator read only after the first mma.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        OptionalAttr<I64Attr>:$static_value,
