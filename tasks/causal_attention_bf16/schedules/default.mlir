@@ -33,6 +33,10 @@
 // CTA of 64 query rows (two CTAs an SM, 151 registers, 83 KB each; run
 // 2026-12-07-attention-ctas-h100) was 5% slower non-causal and 1.5% slower
 // causal at the tune shape.
+// transform.tile.mma_overlap (schedules/overlap.mlir: the softmax of
+// key tile j during the P V wgmma of tile j - 1) was 7.3% slower for
+// attention_bf16 on an H100 machine the same day (3096.9 against 2886.7
+// us; run 2026-12-07-attention-overlap-h100).
 //
 // On an H100 machine (2026-12-06, docs/results.md, runs
 // 2026-12-06-suite-h100 and -variants-h100, one machine, minutes apart) at
