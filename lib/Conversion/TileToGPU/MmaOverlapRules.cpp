@@ -152,14 +152,8 @@ SmallVector<WgmmaWait> kbench::gpu_lowering::getOverlapWaits(scf::ForOp loop,
       getPrefetchedOperands(loop).empty())
     return {};
   Block *body = loop.getBody();
-  SmallVector<tile::MmaOp> mmas;
-  bool direct = true;
-  loop.walk([&](tile::MmaOp mma) {
-    direct &=
-        mma->getBlock() == body && mma.getImplKind() == tile::MmaImpl::wgmma;
-    mmas.push_back(mma);
-  });
-  if (!direct || mmas.size() != 2)
+  SmallVector<tile::MmaOp> mmas = getBodyWgmmas(loop);
+  if (mmas.size() != 2)
     return {};
   tile::MmaOp first = mmas[0], second = mmas[1];
   Operation *firstReader = getFirstReader(body, first.getResult());

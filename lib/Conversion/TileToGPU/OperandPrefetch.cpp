@@ -227,9 +227,9 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   if (!overlapWaits.empty())
     for (auto mma : op.getBody()->getOps<tile::MmaOp>())
       ctx.deferredWaitMmas.insert(mma);
-  // A rotated loop waits for both groups inside the iteration.
-  bool groupsInFlight = bool(deferred);
-  int64_t distance = groupsInFlight ? stages - 2 : stages - 1;
+  // A rotated loop waits for both groups inside the iteration: only a
+  // deferred group outlives it.
+  int64_t distance = deferred ? stages - 2 : stages - 1;
 
   // Prologue: iterations 0 .. distance - 1.
   {
@@ -277,7 +277,7 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   // A deferred group is waited for after the loop, in a branch that only
   // runs loops of at least one step (openInFlightWgmmaLoop).
   scf::IfOp nonEmptyLoop;
-  if (groupsInFlight)
+  if (deferred)
     nonEmptyLoop = openInFlightWgmmaLoop(b, loc, lb, ub, adaptor.getInitArgs());
   auto newFor =
       scf::ForOp::create(rewriter, loc, lb, ub, step, adaptor.getInitArgs());
@@ -288,7 +288,7 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
                                          *getTypeConverter())))
     return failure();
   ValueRange results = newFor.getResults();
-  if (groupsInFlight)
+  if (deferred)
     results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
   // Copies of iterations past the end are still zero-filling.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

@@ -148,21 +148,28 @@ kbench::gpu_lowering::whyNotOperandPrefetch(scf::ForOp loop, int64_t numWarps,
   return std::nullopt;
 }
 
+SmallVector<tile::MmaOp> kbench::gpu_lowering::getBodyWgmmas(scf::ForOp loop) {
+  SmallVector<tile::MmaOp> mmas;
+  bool allWgmmaInBody = true;
+  // walk visits the body's ops in order.
+  loop.walk([&](tile::MmaOp mma) {
+    allWgmmaInBody &= mma->getBlock() == loop.getBody() &&
+                      mma.getImplKind() == tile::MmaImpl::wgmma;
+    mmas.push_back(mma);
+  });
+  if (!allWgmmaInBody)
+    mmas.clear();
+  return mmas;
+}
+
 tile::MmaOp kbench::gpu_lowering::getDeferredWaitMma(scf::ForOp loop,
                                                      int64_t stages) {
   if (stages < 3 || getPrefetchedOperands(loop).empty())
     return {};
   Block *body = loop.getBody();
-  SmallVector<tile::MmaOp> mmas;
-  bool allWgmmaInBody = true;
-  loop.walk([&](tile::MmaOp mma) {
-    allWgmmaInBody &=
-        mma->getBlock() == body && mma.getImplKind() == tile::MmaImpl::wgmma;
-    mmas.push_back(mma);
-  });
-  if (!allWgmmaInBody || mmas.size() < 2)
+  SmallVector<tile::MmaOp> mmas = getBodyWgmmas(loop);
+  if (mmas.size() < 2)
     return {};
-  // walk visits the body's ops in order.
   tile::MmaOp first = mmas.front(), last = mmas.back();
   Value result = last.getResult();
   if (!result.hasOneUse() ||

@@ -60,6 +60,11 @@ getPrefetchedOperands(mlir::scf::ForOp loop);
 std::optional<std::string>
 whyNotOperandPrefetch(mlir::scf::ForOp loop, int64_t numWarps, int64_t stages);
 
+/// The tile.mma ops of `loop` in body order when every one of them is a
+/// wgmma directly in the body, else empty: the loops whose wgmma groups the
+/// lowering may leave in flight (getDeferredWaitMma, getOverlapWaits).
+llvm::SmallVector<tile::MmaOp> getBodyWgmmas(mlir::scf::ForOp loop);
+
 /// The wgmma tile.mma of a prefetched loop whose wait moves to the next
 /// iteration, or null. With S >= 3 stages the last tile.mma of the body may
 /// leave its group in flight when its result only feeds the next iteration,
