@@ -1,5 +1,25 @@
 // Default schedule of the attention tasks (bf16, tensor cores): 128 query
-// rows and 64 keys per step on 8 warps, both tile.mma on impl = wgmma: two
+// rows and 128 keys per step on 8 warps, both tile.mma on impl = wgmma: two
+// warpgroups of 64 query rows each issue wgmma.mma_async m64n128k16 for the
+// scores and for the output. BN = 128 is set after mma_impl: the
+// shared-memory estimate of the simt staging (f32 operands) would refuse it
+// before. Two cp.async stages (three do not fit: 264,192 bytes), so the P V
+// group is waited for in its own step (the deferred wait needs 3 stages).
+// Compiled knowing D % 8 == 0 (schedules/dispatch.json): 234 registers (223
+// causal), no spills, 164,848 bytes of shared memory.
+//
+// On an H100 machine (2026-12-07, docs/results.md, run
+// 2026-12-07-attention-key-tiles-h100, side by side) at 128 x 4096 x 128:
+// 2284.7 us against 2881.8 us for the 64-key, 3-stage schedule below (1.26x;
+// 54.7 / 354.6 against 63.8 / 424.8 us at the heldout shapes); causal 1312.5
+// against 1659.6 us (1.26x; 50.7 / 258.7 against 60.1 / 303.7 us). cudnn's
+// scaled_dot_product_attention took 1805.7 and 994.2 us on the same machine
+// (scripts/gpu-sdpa-bf16.py): 0.79x and 0.76x. The same run measured the
+// 64-key schedule with 4 stages (the copies two steps ahead): 2692.2 and
+// 1572.0 us, 6.6% and 5.3% faster than with 3, slower than 128 keys.
+//
+// Until then the default took 128 query rows and 64 keys per step on 8
+// warps, both tile.mma on impl = wgmma: two
 // warpgroups of 64 query rows each issue wgmma.mma_async m64n64k16 for the
 // scores (Q K^T: the head dim, 128, staged as two 64-element blocks of
 // rows of K) and m64n128k16 for the output (P V: V's key x head tile is a
@@ -78,8 +98,9 @@ module attributes {transform.with_named_sequence} {
     transform.tile.set_num_warps %k 8 : !transform.any_op
     transform.tile.set_params %k {BM = 128, BN = 64} : !transform.any_op
     transform.tile.mma_impl %k wgmma : !transform.any_op
+    transform.tile.set_params %k {BN = 128} : !transform.any_op
     transform.tile.vector_width %k 8 : !transform.any_op
-    transform.tile.pipeline %k stages 3 : !transform.any_op
+    transform.tile.pipeline %k stages 2 : !transform.any_op
     transform.tile.fast_math %k 1 : !transform.any_op
     transform.yield
   }

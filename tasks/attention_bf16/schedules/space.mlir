@@ -8,20 +8,23 @@
 // (warp_split(rows) gives each warp 16-row slabs; wgmma gives each
 // warpgroup of 4 warps 64-row tiles). mma_sync is picked before the tile
 // sizes, so that the shared-memory estimate counts its bf16 buffers; wgmma
-// after them, since its warpgroups need the larger BM first. The second
-// constraint bounds the f32 accumulators a thread holds, the output's
-// BM x 128 and the scores' BM x BN, to 96: on the H200 machine (2026-12-03)
-// 128 x 64 on 8 warps (exactly 96) held 255 registers without spills.
+// between BM and BN, since its warpgroups need the larger BM first and the
+// estimate of the SIMT staging (f32 buffers) would refuse 128 keys before.
+// The second constraint bounds the f32 accumulators a thread holds, the
+// output's BM x 128 and the scores' BM x BN, to 128: 128 x 128 on 8 warps
+// (exactly 128) holds 234 registers without spills on wgmma, knowing
+// D % 8 == 0 (a point that spills is dropped before any GPU time).
 // fast_math (docs/schedules.md) is a knob of its own: fma and ex2.approx.ftz
 // in the softmax; so is mma_overlap on the wgmma branch (the key loop
-// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir). The default schedule is the point num_warps 8, BM 128,
-// BN 64, stages 3, fast_math 1, mma_impl wgmma (schedules/mma_sync.mlir is
-// the same point on mma_sync at 2 stages, without fast_math).
+// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir).
+// The default schedule is the point num_warps 8, BM 128, BN 128, stages 2,
+// fast_math 1, mma_overlap 0, mma_impl wgmma (schedules/mma_sync.mlir is
+// BM 128, BN 64 on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
       %root: !transform.any_op {transform.readonly})
       attributes {kbench.constraints = ["BM % (16 * num_warps) == 0",
-                                        "BM * 128 + BM * BN <= 96 * 32 * num_warps"]} {
+                                        "BM * 128 + BM * BN <= 128 * 32 * num_warps"]} {
     %k = transform.structured.match ops{["tile.kernel"]} in %root
         : (!transform.any_op) -> !transform.any_op
     %num_warps = transform.tune.knob<"num_warps"> options = [4, 8, 16] -> !transform.param<i64>
@@ -40,8 +43,9 @@ module attributes {transform.with_named_sequence} {
       transform.tile.pipeline %k stages %stages : !transform.any_op
       transform.yield
     }, {
-      transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
+      transform.tile.set_params %k {BM = %BM} : !transform.any_op
       transform.tile.mma_impl %k wgmma : !transform.any_op
+      transform.tile.set_params %k {BN = %BN} : !transform.any_op
       transform.tile.vector_width %k 8 : !transform.any_op
       transform.tile.pipeline %k stages %stages : !transform.any_op
       transform.tile.mma_overlap %k %mma_overlap : !transform.any_op

@@ -1,4 +1,6 @@
-// The default schedule with transform.tile.mma_overlap: tile-to-gpu rotates
+// The 64-key, 3-stage schedule (the default until 128-key tiles replaced it
+// on 2026-12-07: default.mlir)
+// with transform.tile.mma_overlap: tile-to-gpu rotates
 // the key loop so that step j issues its scores wgmma (S_j = Q K_j^T), then
 // the previous step's P_{j-1} V_{j-1} wgmma, then the online softmax of S_j,
 // which waits for S_j alone while the tensor cores run P_{j-1} V_{j-1}; the
@@ -14,7 +16,7 @@
 // 2026-12-07-attention-overlap-h100) attention_bf16 with it passed every
 // check and took 3096.9 against 2886.7 us for the default at the tune
 // shape (7.3% slower; 69.8 / 466.4 against 63.5 / 426.2 us at the heldout
-// shapes), so the default stays default.mlir; this task was not run.
+// shapes), so it did not become the default; this task was not run.
 // Compiled knowing D % 8 == 0: 226 registers, no spills.
 //
 // Compiled as measured: a copy of schedules/dispatch.json whose 'aligned'
