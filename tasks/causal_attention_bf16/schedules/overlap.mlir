@@ -1,7 +1,7 @@
-// The 64-key, 3-stage schedule (the default until 128-key tiles replaced it
-// on 2026-12-07: default.mlir)
-// with transform.tile.mma_overlap: tile-to-gpu rotates
-// the key loop so that step j issues its scores wgmma (S_j = Q K_j^T), then
+// The 64-key, 3-stage schedule (the default until 128-key tiles replaced
+// it on 2026-12-07: default.mlir) with transform.tile.mma_overlap:
+// tile-to-gpu rotates the key loop so that step j issues its scores wgmma
+// (S_j = Q K_j^T), then
 // the previous step's P_{j-1} V_{j-1} wgmma, then the online softmax of S_j,
 // which waits for S_j alone while the tensor cores run P_{j-1} V_{j-1}; the
 // rescale of the output and the bf16 probabilities follow once both groups
