@@ -66,6 +66,12 @@ const std::vector<KnobSpec> &getKnobTable() {
        "the softmax between them runs while the tensor cores work; 0 runs "
        "each step in program order",
        "it is a switch"},
+      {Knob::OverlapCopies, "overlap_copies", "transform.tile.overlap_copies",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: a loop's operand prefetch on wgmma issues the next stage's copies "
+       "while the body's first wgmma group runs (after its commit, before "
+       "its wait); 0 issues them at the loop head, before that group",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -177,6 +183,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.cacheHints = getKnobSpec(Knob::CacheHints).defaultValue;
   config.fastMath = getKnobSpec(Knob::FastMath).defaultValue;
   config.mmaOverlap = getKnobSpec(Knob::MmaOverlap).defaultValue;
+  config.overlapCopies = getKnobSpec(Knob::OverlapCopies).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -197,6 +204,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.fastMath = value;
     else if (spec->knob == Knob::MmaOverlap)
       config.mmaOverlap = value;
+    else if (spec->knob == Knob::OverlapCopies)
+      config.overlapCopies = value;
   }
   return config;
 }
@@ -218,6 +227,8 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::FastMath, fastMath))
     return failure;
   if (auto failure = checkKnobValue(Knob::MmaOverlap, mmaOverlap))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::OverlapCopies, overlapCopies))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

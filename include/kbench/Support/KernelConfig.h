@@ -120,6 +120,7 @@ enum class Knob {
   CacheHints,
   FastMath,
   MmaOverlap,
+  OverlapCopies,
   PipelineStages,
   TileSize
 };
@@ -180,6 +181,7 @@ struct KernelConfig {
   int64_t cacheHints = 0;
   int64_t fastMath = 0;
   int64_t mmaOverlap = 0;
+  int64_t overlapCopies = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

@@ -23,7 +23,8 @@ using namespace kbench::gpu_lowering;
 KernelContext::KernelContext(tile::KernelOp kernel, const KernelKnobs &knobs)
     : mlirContext(kernel.getContext()), loc(kernel.getLoc()),
       numWarps(knobs.numWarps), vectorWidth(knobs.vectorWidth),
-      groupM(knobs.groupM), scalarUnalignedRows(knobs.scalarUnalignedRows) {}
+      groupM(knobs.groupM), scalarUnalignedRows(knobs.scalarUnalignedRows),
+      overlapCopies(knobs.overlapCopies) {}
 
 void KernelContext::emitPrologue(OpBuilder &b) {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -33,6 +33,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -69,6 +70,9 @@ public:
   /// Plain scalar accesses for interior tiles of rows found unaligned at run
   /// time (the scalar_unaligned_rows knob).
   bool scalarUnalignedRows;
+  /// A prefetching loop issues its copies while its first wgmma group runs
+  /// (the overlap_copies knob; OperandPrefetch.cpp).
+  bool overlapCopies;
   /// The L2 eviction priority of each tile.load that gets one (the
   /// cache_hints knob; CacheHintRules.h); empty without the knob.
   llvm::DenseMap<mlir::Operation *, L2Priority> l2Priorities;
@@ -188,6 +192,13 @@ public:
   /// the next iteration (getDeferredWaitMma): the loop's pattern prefetches
   /// one stage less far ahead and waits for every group after the loop.
   llvm::DenseSet<mlir::Operation *> deferredWaitMmas;
+  /// The next stage's copies of a loop with an operand prefetch, keyed by
+  /// the first wgmma tile.mma of its body: the tile.mma pattern emits them
+  /// after committing the op's group and before waiting for it, so that the
+  /// tensor cores run the group while the warps issue the copies
+  /// (OperandPrefetch.cpp). The pass fails if one is left unemitted.
+  llvm::DenseMap<mlir::Operation *, std::function<void(mlir::OpBuilder &)>>
+      copiesAfterCommit;
 
   //===--- Errors --------------------------------------------------------===//
   /// Set once a pattern has reported an error: the conversion then stops

@@ -1,8 +1,9 @@
 //===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
 //
 // Reads num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows, cache_hints, fast_math and mma_overlap through the
-// kernel config and refuses values the knob table does not allow (Knobs.h).
+// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap and
+// overlap_copies through the kernel config and refuses values the knob table
+// does not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,5 +30,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.cacheHints = config.cacheHints != 0;
   knobs.fastMath = config.fastMath != 0;
   knobs.mmaOverlap = config.mmaOverlap != 0;
+  knobs.overlapCopies = config.overlapCopies != 0;
   return knobs;
 }

@@ -2,7 +2,8 @@
 //
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
 // reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap),
+// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap,
+// overlap_copies),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -35,6 +36,9 @@ struct KernelKnobs {
   /// Loops of two tile.mma are rotated so that the softmax between them
   /// overlaps the tensor cores (MmaOverlapRules.h).
   bool mmaOverlap = false;
+  /// overlap_copies: a prefetching loop issues its copies after the body's
+  /// first wgmma group is committed (OperandPrefetch.cpp).
+  bool overlapCopies = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

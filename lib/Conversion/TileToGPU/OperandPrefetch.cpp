@@ -17,6 +17,16 @@
 //             k mod S
 //   after:    wait for every group
 //
+// With the overlap_copies knob, on wgmma the copies of iteration k + S - 1
+// are issued after the body's first wgmma group is committed, before it is
+// waited for: the tensor cores run that group (attention's scores) while
+// the warps compute the copies' addresses and issue them, instead of after.
+// Their index arithmetic stays at the head; the tile.mma pattern emits the
+// copies themselves (KernelContext::copiesAfterCommit). No group in flight
+// reads what they write: the group reads stage k mod S, a deferred group of
+// k - 1 (below) stage (k - 1) mod S, and the copies fill stage
+// (k + distance) mod S, distance being S - 1 or S - 2.
+//
 // Where the last wgmma of the body may stay in flight into the next
 // iteration (getDeferredWaitMma, S >= 3), the copies run S - 2 iterations
 // ahead instead (so stage (k - 1) mod S, still read by k - 1's deferred
@@ -75,6 +85,42 @@ struct StagedOperand {
   TensorCorePlan plan;
 };
 
+/// One iteration's copies before they are emitted: whether the iteration
+/// is in the loop, and each operand's tile starts.
+struct IterationCopies {
+  Value inRange;
+  SmallVector<SmallVector<Value>> starts;
+};
+
+/// Copies the tiles of `copies` into stage `stage` (cp.async where
+/// `rowsAligned`, else element loads and 16-byte shared stores, each chunk
+/// zero past the memref or when the iteration is past the loop's end) and
+/// commits them as one group (empty, and complete at once, where rows are
+/// not aligned).
+static void emitIterationCopies(KernelContext &ctx, OpBuilder &b,
+                                ArrayRef<StagedOperand> operands,
+                                Value rowsAligned,
+                                const IterationCopies &copies, Value stage) {
+  Location loc = ctx.loc;
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    for (bool aligned : {true, false}) {
+      b.setInsertionPoint(aligned ? ifOp.thenBlock()->getTerminator()
+                                  : ifOp.elseBlock()->getTerminator());
+      for (auto [staged, start] : llvm::zip(operands, copies.starts)) {
+        Value stageBase = arith::MulIOp::create(
+            b, loc, stage, ctx.constIndex(b, staged.stageSize));
+        emitStagedTileCopy(ctx, b, staged.plan, staged.operand.isA, staged.view,
+                           start, copies.inRange, staged.buffer, stageBase,
+                           aligned);
+      }
+    }
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
 /// Emits the copies of every prefetched operand for one iteration.
 class PrefetchEmitter {
 public:
@@ -85,27 +131,20 @@ public:
       : ctx(ctx), b(b), loop(loop), rewriter(rewriter), operands(operands),
         upperBound(upperBound), rowsAligned(rowsAligned) {}
 
+  /// The index arithmetic of iteration `iv`'s copies.
+  IterationCopies prepare(Value iv) {
+    IterationCopies copies;
+    copies.inRange = arith::CmpIOp::create(
+        b, ctx.loc, arith::CmpIPredicate::slt, iv, upperBound);
+    for (const StagedOperand &staged : operands)
+      copies.starts.push_back(tileStarts(staged, iv));
+    return copies;
+  }
+
   /// Copies iteration `iv`'s tiles into stage `stage` and commits them as
   /// one group (empty, and complete at once, where rows are not aligned).
   void issue(Value iv, Value stage) {
-    Location loc = ctx.loc;
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
-                                          upperBound);
-    SmallVector<SmallVector<Value>> starts;
-    for (const StagedOperand &staged : operands)
-      starts.push_back(tileStarts(staged, iv));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      for (bool aligned : {true, false}) {
-        b.setInsertionPoint(aligned ? ifOp.thenBlock()->getTerminator()
-                                    : ifOp.elseBlock()->getTerminator());
-        for (auto [staged, start] : llvm::zip(operands, starts))
-          copyTile(staged, start, inRange, stage, aligned);
-      }
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    emitIterationCopies(ctx, b, operands, rowsAligned, prepare(iv), stage);
   }
 
 private:
@@ -141,17 +180,6 @@ private:
     return starts;
   }
 
-  /// The thread's chunks of one tile: cp.async (`aligned`) or element loads
-  /// and a 16-byte shared store, each chunk zero past the memref or when
-  /// `inRange` is false.
-  void copyTile(const StagedOperand &staged, ArrayRef<Value> starts,
-                Value inRange, Value stage, bool aligned) {
-    Value stageBase =
-        arith::MulIOp::create(b, ctx.loc, stage, c(staged.stageSize));
-    emitStagedTileCopy(ctx, b, staged.plan, staged.operand.isA, staged.view,
-                       starts, inRange, staged.buffer, stageBase, aligned);
-  }
-
   KernelContext &ctx;
   OpBuilder &b;
   scf::ForOp loop;
@@ -159,6 +187,21 @@ private:
   ArrayRef<StagedOperand> operands;
   Value upperBound, rowsAligned;
 };
+
+/// The first tile.mma directly in `loop`'s body (not in a branch: every
+/// iteration issues its group) when it reads a prefetched operand on
+/// wgmma, else null.
+static tile::MmaOp getFirstWgmmaOfBody(scf::ForOp loop,
+                                       ArrayRef<StagedOperand> operands) {
+  auto mmas = loop.getBody()->getOps<tile::MmaOp>();
+  if (mmas.empty())
+    return {};
+  tile::MmaOp first = *mmas.begin();
+  for (const StagedOperand &staged : operands)
+    if (staged.operand.mma == first)
+      return staged.plan.isWgmma() ? first : tile::MmaOp();
+  return {};
+}
 
 /// Whether the converter knows every result type of `op`.
 static bool resultsConvert(const TypeConverter &converter, Operation *op) {
@@ -263,7 +306,26 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
         b, loc, arith::AddIOp::create(b, loc, iteration, c(distance)),
         c(stages));
     PrefetchEmitter body(ctx, b, op, rewriter, operands, ub, rowsAligned);
-    body.issue(ahead, aheadStage);
+    // With overlap_copies, the copies wait for the first wgmma group of the
+    // body to be committed: the tensor cores then run it while the warps
+    // issue them (the stage they fill is none that an in-flight group
+    // reads: it is `distance` ahead of the one this iteration reads, and the
+    // deferred group of the previous iteration reads the stage before it).
+    // A loop that mma_overlap rotated keeps them at its head.
+    tile::MmaOp firstGroup =
+        ctx.overlapCopies ? getFirstWgmmaOfBody(op, operands) : tile::MmaOp();
+    if (firstGroup && overlapWaits.empty()) {
+      IterationCopies copies = body.prepare(ahead);
+      std::vector<StagedOperand> staged(operands.begin(), operands.end());
+      KernelContext &kernel = ctx;
+      ctx.copiesAfterCommit[firstGroup] = [&kernel, staged, rowsAligned, copies,
+                                           aheadStage](OpBuilder &at) {
+        emitIterationCopies(kernel, at, staged, rowsAligned, copies,
+                            aheadStage);
+      };
+    } else {
+      body.issue(ahead, aheadStage);
+    }
     for (const StagedOperand &staged : operands)
       ctx.prefetchedTiles[staged.operand.load] = {
           staged.buffer,

@@ -204,10 +204,11 @@ static void emitTensorCoreSteps(KernelContext &ctx, OpBuilder &b,
                                 const TensorCorePlan &p, Value bufA,
                                 Value baseA, Value bufB, Value baseB,
                                 SmallVectorImpl<Value> &acc,
-                                bool waitForGroup = true) {
+                                bool waitForGroup = true,
+                                function_ref<void()> afterCommit = {}) {
   if (p.isWgmma())
     emitWgmmaSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc, Value(),
-                   waitForGroup);
+                   waitForGroup, afterCommit);
   else
     emitMmaSyncSteps(ctx, b, p, bufA, baseA, bufB, baseB, acc);
 }
@@ -315,15 +316,25 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     // reads the registers before that wait.
     bool waitForGroup = !ctx.deferredWaitMmas.contains(op) || stagesHere ||
                         layoutOf(op.getResult()) != p->acc;
+    // The loop's next copies, where it placed them after this group
+    // (OperandPrefetch.cpp).
+    std::function<void(OpBuilder &)> copies = ctx.copiesAfterCommit.lookup(op);
+    auto afterCommit = [&] {
+      copies(b);
+      ctx.copiesAfterCommit.erase(op);
+    };
+    function_ref<void()> issueCopies;
+    if (copies)
+      issueCopies = afterCommit;
     if (aInRegisters && p->isWgmma())
       emitWgmmaSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements, a.vec,
-                     waitForGroup);
+                     waitForGroup, issueCopies);
     else if (aInRegisters)
       emitMmaSyncSteps(ctx, b, *p, Value(), Value(), bufB, baseB, elements,
                        a.vec);
     else
       emitTensorCoreSteps(ctx, b, *p, bufA, baseA, bufB, baseB, elements,
-                          waitForGroup);
+                          waitForGroup, issueCopies);
     // In a loop the next iteration's staging overwrites the buffers, so the
     // reads of this one must end first: a barrier, unless the loop
     // prefetches an operand of this mma, whose lowering puts a barrier at

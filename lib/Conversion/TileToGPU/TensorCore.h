@@ -102,11 +102,14 @@ void emitMmaSyncSteps(KernelContext &ctx, mlir::OpBuilder &b,
 /// overwritten after the next barrier, unless `waitForGroup` is false (a
 /// deferred wait, getDeferredWaitMma: a later wait covers the group).
 /// `registersA` as for mma_sync, in getWgmmaLayout(p.m, p.k) order.
+/// `afterCommit` emits what runs while the group is in flight (between its
+/// commit and its wait).
 void emitWgmmaSteps(KernelContext &ctx, mlir::OpBuilder &b,
                     const TensorCorePlan &p, mlir::Value bufA,
                     mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
                     llvm::SmallVectorImpl<mlir::Value> &acc,
-                    mlir::Value registersA = {}, bool waitForGroup = true);
+                    mlir::Value registersA = {}, bool waitForGroup = true,
+                    llvm::function_ref<void()> afterCommit = {});
 
 /// The thread's accumulators (getWgmmaLayout order) as one LLVM struct of
 /// f32 registers per wgmma tile of its warpgroup, and back. A K loop that
@@ -146,11 +149,13 @@ inline constexpr int64_t kWgmmaNoWait = -1;
 /// one wgmma group into `structs` (packWgmmaAccumulators) and waits until at
 /// most `pendingGroups` groups are in flight (kWgmmaNoWait: no wait). With
 /// `registersA` (emitWgmmaSteps) A is read from registers, not from `bufA`.
+/// `afterCommit` runs between the commit and the wait.
 void emitWgmmaGroup(KernelContext &ctx, mlir::OpBuilder &b,
                     const TensorCorePlan &p, mlir::Value bufA,
                     mlir::Value baseA, mlir::Value bufB, mlir::Value baseB,
                     llvm::SmallVectorImpl<mlir::Value> &structs,
-                    int64_t pendingGroups, mlir::Value registersA = {});
+                    int64_t pendingGroups, mlir::Value registersA = {},
+                    llvm::function_ref<void()> afterCommit = {});
 
 /// Makes this thread's writes to the staged buffers (st.shared, cp.async)
 /// visible to the wgmma async proxy; call before the barrier that publishes

@@ -497,6 +497,16 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     func.erase();
     return failure();
   }
+  // A prefetching loop handed its next copies to the tile.mma of its first
+  // wgmma group (OperandPrefetch.cpp); that op's pattern must have emitted
+  // them, or the loop would read stages nothing filled.
+  if (!context.copiesAfterCommit.empty()) {
+    context.copiesAfterCommit.begin()->first->emitOpError(
+        "tile-to-gpu: the operand prefetch's copies were not emitted after "
+        "this op's wgmma group (a lowering defect; please report it)");
+    func.erase();
+    return failure();
+  }
   context.prologueEnd->erase();
   if (knobs->fastMath)
     applyFastMath(func);

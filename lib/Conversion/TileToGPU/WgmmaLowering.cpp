@@ -230,12 +230,10 @@ static Value emitWgmmaRegisterA(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
-void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
-                                          const TensorCorePlan &p, Value bufA,
-                                          Value baseA, Value bufB, Value baseB,
-                                          SmallVectorImpl<Value> &structs,
-                                          int64_t pendingGroups,
-                                          Value registersA) {
+void kbench::gpu_lowering::emitWgmmaGroup(
+    KernelContext &ctx, OpBuilder &b, const TensorCorePlan &p, Value bufA,
+    Value baseA, Value bufB, Value baseB, SmallVectorImpl<Value> &structs,
+    int64_t pendingGroups, Value registersA, function_ref<void()> afterCommit) {
   Location loc = ctx.loc;
   MLIRContext *mlirCtx = b.getContext();
   Type i64 = b.getI64Type();
@@ -305,6 +303,8 @@ void kbench::gpu_lowering::emitWgmmaGroup(KernelContext &ctx, OpBuilder &b,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  if (afterCommit)
+    afterCommit();
   if (pendingGroups != kWgmmaNoWait)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pendingGroups);
 }
@@ -313,10 +313,11 @@ void kbench::gpu_lowering::emitWgmmaSteps(KernelContext &ctx, OpBuilder &b,
                                           const TensorCorePlan &p, Value bufA,
                                           Value baseA, Value bufB, Value baseB,
                                           SmallVectorImpl<Value> &acc,
-                                          Value registersA, bool waitForGroup) {
+                                          Value registersA, bool waitForGroup,
+                                          function_ref<void()> afterCommit) {
   SmallVector<Value> structs = packWgmmaAccumulators(ctx, b, p, acc);
   emitWgmmaGroup(ctx, b, p, bufA, baseA, bufB, baseB, structs,
-                 waitForGroup ? 0 : kWgmmaNoWait, registersA);
+                 waitForGroup ? 0 : kWgmmaNoWait, registersA, afterCommit);
   unpackWgmmaAccumulators(ctx, b, p, structs, acc);
 }
 

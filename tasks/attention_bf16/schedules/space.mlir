@@ -15,10 +15,12 @@
 // (exactly 128) holds 234 registers without spills on wgmma, knowing
 // D % 8 == 0 (a point that spills is dropped before any GPU time).
 // fast_math (docs/schedules.md) is a knob of its own: fma and ex2.approx.ftz
-// in the softmax; so is mma_overlap on the wgmma branch (the key loop
-// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir).
-// The default schedule is the point num_warps 8, BM 128, BN 128, stages 2,
-// fast_math 1, mma_overlap 0, mma_impl wgmma (schedules/mma_sync.mlir is
+// in the softmax; so are, on the wgmma branch, mma_overlap (the key loop
+// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir)
+// and overlap_copies (the next key and value copies issued while the
+// scores' wgmma runs). The default schedule is the point num_warps 8, BM
+// 128, BN 128, stages 2, fast_math 1, mma_overlap 0, overlap_copies 0,
+// mma_impl wgmma (schedules/mma_sync.mlir is
 // BM 128, BN 64 on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
@@ -35,6 +37,7 @@ module attributes {transform.with_named_sequence} {
     %fast_math = transform.tune.knob<"fast_math"> options = [0, 1] -> !transform.param<i64>
     transform.tile.fast_math %k %fast_math : !transform.any_op
     %mma_overlap = transform.tune.knob<"mma_overlap"> options = [0, 1] -> !transform.param<i64>
+    %overlap_copies = transform.tune.knob<"overlap_copies"> options = [0, 1] -> !transform.param<i64>
     transform.tune.alternatives<"mma_impl"> {
       transform.tile.mma_impl %k mma_sync : !transform.any_op
       transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
@@ -49,6 +52,7 @@ module attributes {transform.with_named_sequence} {
       transform.tile.vector_width %k 8 : !transform.any_op
       transform.tile.pipeline %k stages %stages : !transform.any_op
       transform.tile.mma_overlap %k %mma_overlap : !transform.any_op
+      transform.tile.overlap_copies %k %overlap_copies : !transform.any_op
       transform.yield
     }
     transform.yield

@@ -356,7 +356,8 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
-// ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp, MmaOverlapOp
+// ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp, MmaOverlapOp,
+// OverlapCopiesOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -383,6 +384,7 @@ KBENCH_KNOB_OP(ScalarUnalignedRowsOp, knobParam(Knob::ScalarUnalignedRows))
 KBENCH_KNOB_OP(CacheHintsOp, knobParam(Knob::CacheHints))
 KBENCH_KNOB_OP(FastMathOp, knobParam(Knob::FastMath))
 KBENCH_KNOB_OP(MmaOverlapOp, knobParam(Knob::MmaOverlap))
+KBENCH_KNOB_OP(OverlapCopiesOp, knobParam(Knob::OverlapCopies))
 
 #undef KBENCH_KNOB_OP
 

@@ -313,6 +313,36 @@ def MmaOverlapOp : Tile_TransformOp<"mma_overlap"> {
   let hasVerifier = 1;
 }
 
+def OverlapCopiesOp : Tile_TransformOp<"overlap_copies"> {
+  let summary = "Issue a loop's prefetch copies while its first wgmma runs";
+  let description = [{
+    ```mlir
+    transform.tile.overlap_copies %k 1 : !transform.any_op
+    ```
+    Stores the `overlap_copies` param. With 1, a loop with an operand
+    prefetch (transform.tile.pipeline on a loop that is not a K loop, such
+    as attention's key loop) whose first `tile.mma` runs on wgmma issues the
+    next stage's cp.async copies after that mma's group is committed and
+    before it is waited for, so that the tensor cores run the group
+    (attention's scores) while the warps compute the copies' addresses and
+    issue them. 0, the default, issues them at the loop head, after the
+    barrier and before the group. The copies fill a stage that no group in
+    flight reads, either way; kernels without such a loop, or a loop that
+    mma_overlap rotates, are lowered as with 0. tile-verify's proofs do not
+    depend on it, and the host target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
