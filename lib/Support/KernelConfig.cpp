@@ -72,6 +72,12 @@ const std::vector<KnobSpec> &getKnobTable() {
        "while the body's first wgmma group runs (after its commit, before "
        "its wait); 0 issues them at the loop head, before that group",
        "it is a switch"},
+      {Knob::StageBarriers, "stage_barriers", "transform.tile.stage_barriers",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: a loop's operand prefetch paces its stages with two mbarriers "
+       "each (copies landed, stage read) instead of a CTA barrier per step, "
+       "so warps wait only for the data they read; 0 uses the CTA barrier",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -184,6 +190,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.fastMath = getKnobSpec(Knob::FastMath).defaultValue;
   config.mmaOverlap = getKnobSpec(Knob::MmaOverlap).defaultValue;
   config.overlapCopies = getKnobSpec(Knob::OverlapCopies).defaultValue;
+  config.stageBarriers = getKnobSpec(Knob::StageBarriers).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -206,6 +213,8 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.mmaOverlap = value;
     else if (spec->knob == Knob::OverlapCopies)
       config.overlapCopies = value;
+    else if (spec->knob == Knob::StageBarriers)
+      config.stageBarriers = value;
   }
   return config;
 }
@@ -229,6 +238,8 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::MmaOverlap, mmaOverlap))
     return failure;
   if (auto failure = checkKnobValue(Knob::OverlapCopies, overlapCopies))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::StageBarriers, stageBarriers))
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

@@ -121,6 +121,7 @@ enum class Knob {
   FastMath,
   MmaOverlap,
   OverlapCopies,
+  StageBarriers,
   PipelineStages,
   TileSize
 };
@@ -182,6 +183,7 @@ struct KernelConfig {
   int64_t fastMath = 0;
   int64_t mmaOverlap = 0;
   int64_t overlapCopies = 0;
+  int64_t stageBarriers = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).

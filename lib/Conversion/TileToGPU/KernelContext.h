@@ -73,6 +73,9 @@ public:
   /// A prefetching loop issues its copies while its first wgmma group runs
   /// (the overlap_copies knob; OperandPrefetch.cpp).
   bool overlapCopies;
+  /// A prefetching loop paces its stages with mbarriers instead of a CTA
+  /// barrier per step (the stage_barriers knob; OperandPrefetch.cpp).
+  bool stageBarriers;
   /// The L2 eviction priority of each tile.load that gets one (the
   /// cache_hints knob; CacheHintRules.h); empty without the knob.
   llvm::DenseMap<mlir::Operation *, L2Priority> l2Priorities;

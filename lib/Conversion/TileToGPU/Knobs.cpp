@@ -1,9 +1,9 @@
 //===- Knobs.cpp - The knobs tile-to-gpu reads ------------------------===//
 //
 // Reads num_warps, vector_width, group_m, min_ctas_per_sm,
-// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap and
-// overlap_copies through the kernel config and refuses values the knob table
-// does not allow (Knobs.h).
+// scalar_unaligned_rows, cache_hints, fast_math, mma_overlap,
+// overlap_copies and stage_barriers through the kernel config and refuses
+// values the knob table does not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,5 +31,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.fastMath = config.fastMath != 0;
   knobs.mmaOverlap = config.mmaOverlap != 0;
   knobs.overlapCopies = config.overlapCopies != 0;
+  knobs.stageBarriers = config.stageBarriers != 0;
   return knobs;
 }

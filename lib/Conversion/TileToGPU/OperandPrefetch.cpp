@@ -37,6 +37,29 @@
 // for each just before the first use of its result in the same iteration
 // (getOverlapWaits), so the copies run S - 1 iterations ahead.
 //
+// With the stage_barriers knob the stages are paced by two mbarriers each
+// instead of the wait for the thread's own copies and the CTA barrier:
+//
+//   full[s]   every thread's copies of the stage's iteration arrive on it
+//             as they land (cp.async.mbarrier.arrive.noinc; a plain arrive
+//             after the element stores of unaligned rows);
+//   empty[s]  every thread arrives on it at the end of an iteration that
+//             read stage s, when its groups reading the stage are done.
+//
+//   body k:   wait full[k mod S] (parity (k / S) & 1), proxy fence
+//             if iteration k + S - 1 is in the loop: wait
+//             empty[(k + S - 1) mod S] for iteration k - 1's release
+//             (parity ((k + S - 1) / S + 1) & 1: a fresh barrier counts as
+//             released), issue its copies, arrive on its full barrier
+//             ... the body ...
+//             arrive on empty[k mod S]
+//
+// A warp then waits only for the tiles it reads and for the one stage it
+// overwrites, so the two warpgroups of attention need not run in step.
+// Copies of iterations past the loop's end are not issued (nothing would
+// consume their arrivals), and no group outlives its iteration (no deferred
+// wait: the empty arrival must follow the last read of the stage).
+//
 // Each thread copies 16-byte chunks of the tile's rows (consecutive threads
 // along a row) to emitStagedOffset(row, col), where the mma's impl reads
 // them (rows as they are in memory: of K for an MxK A or NxK B, of M for a
@@ -56,10 +79,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedMemory.h"
 #include "TensorCore.h"
 #include "kbench/Conversion/TileToGPU/MmaOverlapRules.h"
 #include "kbench/Conversion/TileToGPU/Pipelining.h"
 #include "kbench/Conversion/TileToGPU/PrefetchRules.h"
+#include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -96,11 +121,13 @@ struct IterationCopies {
 /// `rowsAligned`, else element loads and 16-byte shared stores, each chunk
 /// zero past the memref or when the iteration is past the loop's end) and
 /// commits them as one group (empty, and complete at once, where rows are
-/// not aligned).
+/// not aligned), or, given the stage's `full` mbarrier, arrives on it when
+/// they land.
 static void emitIterationCopies(KernelContext &ctx, OpBuilder &b,
                                 ArrayRef<StagedOperand> operands,
                                 Value rowsAligned,
-                                const IterationCopies &copies, Value stage) {
+                                const IterationCopies &copies, Value stage,
+                                Value full = {}) {
   Location loc = ctx.loc;
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, rowsAligned,
                                 /*withElseRegion=*/true);
@@ -116,9 +143,80 @@ static void emitIterationCopies(KernelContext &ctx, OpBuilder &b,
                            start, copies.inRange, staged.buffer, stageBase,
                            aligned);
       }
+      if (!full)
+        continue;
+      // .noinc: the barrier's count already holds this arrival.
+      if (aligned)
+        NVVM::CpAsyncMBarrierArriveOp::create(b, loc, full,
+                                              /*noinc=*/true);
+      else
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), full, Value());
     }
   }
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  if (!full)
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+}
+
+/// How long one mbarrier.try_wait may suspend the thread before it retries,
+/// in nanoseconds (a hint; the wait loops until the phase completes).
+static constexpr int64_t kStageWaitHintNs = 1000000;
+
+/// The two mbarriers of each stage of a loop paced by stage_barriers:
+/// full[0 .. S) then empty[0 .. S), each counting every thread.
+struct StageBarriers {
+  Value barriers;
+  int64_t stages = 0;
+
+  explicit operator bool() const { return static_cast<bool>(barriers); }
+  Value full(OpBuilder &b, Location loc, Value stage) const {
+    return sharedPointer(b, loc, barriers, stage, kMbarrierBytes);
+  }
+  Value empty(OpBuilder &b, Location loc, Value stage) const {
+    Value index = arith::AddIOp::create(
+        b, loc, stage, arith::ConstantIndexOp::create(b, loc, stages));
+    return sharedPointer(b, loc, barriers, index, kMbarrierBytes);
+  }
+  /// Waits until the phase of `barrier` with parity `parity` (index, 0 or
+  /// 1) completed.
+  static void wait(OpBuilder &b, Location loc, Value barrier, Value parity) {
+    auto i32 = [&](Value v) {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    };
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, barrier, i32(parity),
+        arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(kStageWaitHintNs)));
+  }
+};
+
+/// The parity of phase `iteration / stages` of a stage's barrier.
+static Value phaseParity(KernelContext &ctx, OpBuilder &b, Value iteration,
+                         int64_t stages) {
+  Location loc = ctx.loc;
+  Value phase =
+      arith::DivUIOp::create(b, loc, iteration, ctx.constIndex(b, stages));
+  return arith::RemUIOp::create(b, loc, phase, ctx.constIndex(b, 2));
+}
+
+/// One iteration's copies into `stage` in a loop paced by `barriers`:
+/// nothing when the iteration is past the loop's end; else, unless
+/// `emptyParity` is null (a stage's first fill), the wait for the stage's
+/// release, the copies and their arrival on the stage's full barrier.
+static void emitPacedIterationCopies(KernelContext &ctx, OpBuilder &b,
+                                     ArrayRef<StagedOperand> operands,
+                                     Value rowsAligned,
+                                     const IterationCopies &copies, Value stage,
+                                     const StageBarriers &barriers,
+                                     Value emptyParity) {
+  Location loc = ctx.loc;
+  auto inRange = scf::IfOp::create(b, loc, TypeRange{}, copies.inRange,
+                                   /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(inRange.thenBlock()->getTerminator());
+  if (emptyParity)
+    StageBarriers::wait(b, loc, barriers.empty(b, loc, stage), emptyParity);
+  emitIterationCopies(ctx, b, operands, rowsAligned, copies, stage,
+                      barriers.full(b, loc, stage));
 }
 
 /// Emits the copies of every prefetched operand for one iteration.
@@ -145,6 +243,14 @@ public:
   /// one group (empty, and complete at once, where rows are not aligned).
   void issue(Value iv, Value stage) {
     emitIterationCopies(ctx, b, operands, rowsAligned, prepare(iv), stage);
+  }
+
+  /// Copies iteration `iv`'s tiles into stage `stage` of a loop paced by
+  /// `barriers` (emitPacedIterationCopies).
+  void issuePaced(Value iv, Value stage, const StageBarriers &barriers,
+                  Value emptyParity) {
+    emitPacedIterationCopies(ctx, b, operands, rowsAligned, prepare(iv), stage,
+                             barriers, emptyParity);
   }
 
 private:
@@ -263,8 +369,11 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   // first use (MmaOverlapRules.h); another may defer its last group's wait
   // to the next iteration's first wgmma (PrefetchRules.h).
   SmallVector<WgmmaWait> overlapWaits = getOverlapWaits(op, stages);
-  tile::MmaOp deferred =
-      overlapWaits.empty() ? getDeferredWaitMma(op, stages) : tile::MmaOp();
+  // With stage barriers each thread releases a stage at the end of the
+  // iteration that read it, so no group may outlive its iteration.
+  tile::MmaOp deferred = overlapWaits.empty() && !ctx.stageBarriers
+                             ? getDeferredWaitMma(op, stages)
+                             : tile::MmaOp();
   if (deferred)
     ctx.deferredWaitMmas.insert(deferred);
   if (!overlapWaits.empty())
@@ -274,13 +383,47 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   // deferred group outlives it.
   int64_t distance = deferred ? stages - 2 : stages - 1;
 
-  // Prologue: iterations 0 .. distance - 1.
+  // The stage barriers: thread 0 initializes them, a CTA barrier publishes
+  // them (and, in an enclosing loop, ends every use of the previous ones).
+  StageBarriers paced;
+  if (ctx.stageBarriers) {
+    paced.stages = stages;
+    paced.barriers =
+        ctx.allocShared(b, b.getI64Type(), 2 * stages, kMbarrierBytes);
+    if (inLoop(op))
+      ctx.barrier(b);
+    auto isThread0 = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctx.threadId,
+                              c(0)),
+        /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(isThread0.thenBlock()->getTerminator());
+      Value threads = arith::ConstantOp::create(
+          b, loc, b.getI32Type(), b.getI32IntegerAttr(32 * ctx.numWarps));
+      for (int64_t s = 0; s < stages; ++s) {
+        NVVM::MBarrierInitOp::create(b, loc, paced.full(b, loc, c(s)), threads,
+                                     Value());
+        NVVM::MBarrierInitOp::create(b, loc, paced.empty(b, loc, c(s)), threads,
+                                     Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    }
+    ctx.barrier(b);
+  }
+
+  // Prologue: iterations 0 .. distance - 1 (each stage's first fill).
   {
     PrefetchEmitter prologue(ctx, b, op, rewriter, operands, ub, rowsAligned);
-    for (int64_t s = 0; s < distance; ++s)
-      prologue.issue(arith::AddIOp::create(
-                         b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
-                     c(s));
+    for (int64_t s = 0; s < distance; ++s) {
+      Value iv = arith::AddIOp::create(
+          b, loc, lb, arith::MulIOp::create(b, loc, step, c(s)));
+      if (paced)
+        prologue.issuePaced(iv, c(s), paced, /*emptyParity=*/Value());
+      else
+        prologue.issue(iv, c(s));
+    }
   }
 
   // The head of the body, emitted into the old body before it moves (its
@@ -292,19 +435,37 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     Value iteration = arith::DivUIOp::create(
         b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
     Value stage = arith::RemUIOp::create(b, loc, iteration, c(stages));
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, distance - 1);
-    // wgmma reads the stages through the async proxy.
+    if (paced)
+      StageBarriers::wait(b, loc, paced.full(b, loc, stage),
+                          phaseParity(ctx, b, iteration, stages));
+    else
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, distance - 1);
+    // wgmma reads the stages through the async proxy. With stage barriers
+    // the fence follows the wait: the copies' threads cannot fence after
+    // their cp.async land, the barrier's phase orders them before it.
     if (const StagedOperand *wgmma = llvm::find_if(
             operands,
             [](const StagedOperand &staged) { return staged.plan.isWgmma(); });
         wgmma != operands.end())
       emitStagingFence(ctx, b, wgmma->plan);
-    ctx.barrier(b);
+    if (!paced)
+      ctx.barrier(b);
     Value ahead = arith::AddIOp::create(
         b, loc, iv, arith::MulIOp::create(b, loc, step, c(distance)));
-    Value aheadStage = arith::RemUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, iteration, c(distance)),
-        c(stages));
+    Value aheadIteration =
+        arith::AddIOp::create(b, loc, iteration, c(distance));
+    Value aheadStage =
+        arith::RemUIOp::create(b, loc, aheadIteration, c(stages));
+    // The release of the stage's previous iteration, aheadIteration - S:
+    // that phase of empty[aheadStage] has parity
+    // (aheadIteration / S - 1) & 1; before a stage's first release the
+    // barrier is in phase 0 and a wait for parity 1 returns at once.
+    Value emptyParity =
+        paced ? phaseParity(
+                    ctx, b,
+                    arith::AddIOp::create(b, loc, aheadIteration, c(stages)),
+                    stages)
+              : Value();
     PrefetchEmitter body(ctx, b, op, rewriter, operands, ub, rowsAligned);
     // With overlap_copies, the copies wait for the first wgmma group of the
     // body to be committed: the tensor cores then run it while the warps
@@ -319,12 +480,27 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
       std::vector<StagedOperand> staged(operands.begin(), operands.end());
       KernelContext &kernel = ctx;
       ctx.copiesAfterCommit[firstGroup] = [&kernel, staged, rowsAligned, copies,
-                                           aheadStage](OpBuilder &at) {
-        emitIterationCopies(kernel, at, staged, rowsAligned, copies,
-                            aheadStage);
+                                           aheadStage, paced,
+                                           emptyParity](OpBuilder &at) {
+        if (paced)
+          emitPacedIterationCopies(kernel, at, staged, rowsAligned, copies,
+                                   aheadStage, paced, emptyParity);
+        else
+          emitIterationCopies(kernel, at, staged, rowsAligned, copies,
+                              aheadStage);
       };
+    } else if (paced) {
+      body.issuePaced(ahead, aheadStage, paced, emptyParity);
     } else {
       body.issue(ahead, aheadStage);
+    }
+    // Every group of the iteration was waited for before its end (none is
+    // deferred with stage barriers): the thread is done with the stage.
+    if (paced) {
+      OpBuilder::InsertionGuard end(b);
+      b.setInsertionPoint(op.getBody()->getTerminator());
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), paced.empty(b, loc, stage),
+                                     Value());
     }
     for (const StagedOperand &staged : operands)
       ctx.prefetchedTiles[staged.operand.load] = {
@@ -352,8 +528,25 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   ValueRange results = newFor.getResults();
   if (deferred)
     results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
-  // Copies of iterations past the end are still zero-filling.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  if (!paced) {
+    // Copies of iterations past the end are still zero-filling.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  } else if (inLoop(op)) {
+    // Every copy landed (each was waited for); the enclosing loop's next
+    // iteration initializes the barriers again, which a barrier must be
+    // invalidated for once every thread is past its last wait on it.
+    ctx.barrier(b);
+    auto isThread0 = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctx.threadId,
+                              c(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(isThread0.thenBlock()->getTerminator());
+    for (int64_t s = 0; s < 2 * stages; ++s)
+      NVVM::MBarrierInvalOp::create(
+          b, loc, sharedPointer(b, loc, paced.barriers, c(s), kMbarrierBytes));
+  }
   rewriter.replaceOp(op, results);
   return success();
 }

@@ -340,8 +340,9 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
     // prefetches an operand of this mma, whose lowering puts a barrier at
     // the head of every iteration (OperandPrefetch.cpp), before this op's
     // next staging; the reads here are complete by then (mma_sync reads
-    // with ldmatrix, and each wgmma group is waited for).
-    bool loopHeadBarrier = prefetchedA || prefetchedB;
+    // with ldmatrix, and each wgmma group is waited for). A loop paced by
+    // stage barriers has no such barrier.
+    bool loopHeadBarrier = (prefetchedA || prefetchedB) && !ctx.stageBarriers;
     if (stagesHere && inLoop(op) && !loopHeadBarrier)
       ctx.barrier(b);
     Value result = vector::FromElementsOp::create(b, loc, accType, elements);

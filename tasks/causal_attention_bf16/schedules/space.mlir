@@ -15,12 +15,13 @@
 // (exactly 128) holds 234 registers without spills on wgmma, knowing
 // D % 8 == 0 (a point that spills is dropped before any GPU time).
 // fast_math (docs/schedules.md) is a knob of its own: fma and ex2.approx.ftz
-// in the softmax; so are, on the wgmma branch, mma_overlap (the key loop
-// rotated so the softmax overlaps the P V wgmma; schedules/overlap.mlir)
-// and overlap_copies (the next key and value copies issued while the
-// scores' wgmma runs). The default schedule is the point num_warps 8, BM
-// 128, BN 128, stages 2, fast_math 1, mma_overlap 0, overlap_copies 0,
-// mma_impl wgmma (schedules/mma_sync.mlir is
+// in the softmax; so is stage_barriers (the key loop's stages paced by
+// mbarriers instead of a CTA barrier per step) and, on the wgmma branch,
+// mma_overlap (the key loop rotated so the softmax overlaps the P V wgmma;
+// schedules/overlap.mlir) and overlap_copies (the next key and value copies
+// issued while the scores' wgmma runs). The default schedule is the point
+// num_warps 8, BM 128, BN 128, stages 2, fast_math 1, stage_barriers 0,
+// mma_overlap 0, overlap_copies 0, mma_impl wgmma (schedules/mma_sync.mlir is
 // BM 128, BN 64 on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
@@ -36,6 +37,8 @@ module attributes {transform.with_named_sequence} {
     %stages = transform.tune.knob<"stages"> options = [1, 2, 3] -> !transform.param<i64>
     %fast_math = transform.tune.knob<"fast_math"> options = [0, 1] -> !transform.param<i64>
     transform.tile.fast_math %k %fast_math : !transform.any_op
+    %stage_barriers = transform.tune.knob<"stage_barriers"> options = [0, 1] -> !transform.param<i64>
+    transform.tile.stage_barriers %k %stage_barriers : !transform.any_op
     %mma_overlap = transform.tune.knob<"mma_overlap"> options = [0, 1] -> !transform.param<i64>
     %overlap_copies = transform.tune.knob<"overlap_copies"> options = [0, 1] -> !transform.param<i64>
     transform.tune.alternatives<"mma_impl"> {

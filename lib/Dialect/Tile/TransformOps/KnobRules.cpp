@@ -560,8 +560,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure = checkMinCtasPerSm(kernel))
     return failure;
-  // scalar_unaligned_rows, cache_hints, fast_math and overlap_copies have
-  // no rule beyond their range (0 or 1).
+  // scalar_unaligned_rows, cache_hints, fast_math, overlap_copies and
+  // stage_barriers have no rule beyond their range (0 or 1).
   if (std::optional<KnobFailure> failure =
           checkKnobRange(kernel, Knob::ScalarUnalignedRows))
     return failure;
@@ -573,6 +573,9 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
     return failure;
   if (std::optional<KnobFailure> failure =
           checkKnobRange(kernel, Knob::OverlapCopies))
+    return failure;
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::StageBarriers))
     return failure;
   if (std::optional<KnobFailure> failure = checkMmaOverlap(kernel))
     return failure;

@@ -357,7 +357,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
 // ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp, MmaOverlapOp,
-// OverlapCopiesOp
+// OverlapCopiesOp, StageBarriersOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -385,6 +385,7 @@ KBENCH_KNOB_OP(CacheHintsOp, knobParam(Knob::CacheHints))
 KBENCH_KNOB_OP(FastMathOp, knobParam(Knob::FastMath))
 KBENCH_KNOB_OP(MmaOverlapOp, knobParam(Knob::MmaOverlap))
 KBENCH_KNOB_OP(OverlapCopiesOp, knobParam(Knob::OverlapCopies))
+KBENCH_KNOB_OP(StageBarriersOp, knobParam(Knob::StageBarriers))
 
 #undef KBENCH_KNOB_OP
 

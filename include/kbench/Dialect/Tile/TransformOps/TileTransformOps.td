@@ -343,6 +343,40 @@ def OverlapCopiesOp : Tile_TransformOp<"overlap_copies"> {
   let hasVerifier = 1;
 }
 
+def StageBarriersOp : Tile_TransformOp<"stage_barriers"> {
+  let summary = "Pace a loop's prefetch stages with mbarriers";
+  let description = [{
+    ```mlir
+    transform.tile.stage_barriers %k 1 : !transform.any_op
+    ```
+    Stores the `stage_barriers` param. With 1, a loop with an operand
+    prefetch (transform.tile.pipeline on a loop that is not a K loop, such
+    as attention's key loop) paces its stages with two mbarriers each
+    instead of a CTA barrier at every step: every thread's cp.async copies
+    of a stage arrive on its `full` barrier when they land, and every thread
+    arrives on its `empty` barrier once its tensor-core groups that read the
+    stage are done. A warp then waits only for the tiles it reads and for
+    the stage it is about to overwrite to be released, so the warpgroups
+    of a CTA need not run in step. 0, the default, waits for its own copies
+    and then for every thread of the CTA at each step. With 1 no wgmma
+    group outlives its step (a stage is released at the end of the step
+    that read it), so a loop of 3 or more stages no longer leaves its last
+    group in flight into the next step. Kernels without such a loop are
+    lowered as with 0. tile-verify's proofs do not depend on it, and the
+    host target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
