@@ -78,6 +78,12 @@ const std::vector<KnobSpec> &getKnobTable() {
        "each (copies landed, stage read) instead of a CTA barrier per step, "
        "so warps wait only for the data they read; 0 uses the CTA barrier",
        "it is a switch"},
+      {Knob::PingPong, "ping_pong", "transform.tile.ping_pong",
+       /*defaultValue=*/0, /*min=*/0, /*max=*/1, /*powerOfTwo=*/false,
+       "1: the two warpgroups of a loop paced by stage_barriers take turns "
+       "to issue the body's first wgmma group (named barriers), so one's "
+       "softmax runs while the other's group does; 0 lets them issue freely",
+       "it is a switch"},
       {Knob::PipelineStages, "tile.pipeline_stages", "transform.tile.pipeline",
        /*defaultValue=*/2, /*min=*/1, /*max=*/4, /*powerOfTwo=*/false,
        "software-pipeline depth of a K loop (an attribute of its scf.for, "
@@ -191,6 +197,7 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
   config.mmaOverlap = getKnobSpec(Knob::MmaOverlap).defaultValue;
   config.overlapCopies = getKnobSpec(Knob::OverlapCopies).defaultValue;
   config.stageBarriers = getKnobSpec(Knob::StageBarriers).defaultValue;
+  config.pingPong = getKnobSpec(Knob::PingPong).defaultValue;
   for (const auto &[name, value] : params) {
     const KnobSpec *spec = lookupKnob(name);
     if (!spec)
@@ -215,8 +222,25 @@ KernelConfig KernelConfig::fromParams(const SymbolValues &params) {
       config.overlapCopies = value;
     else if (spec->knob == Knob::StageBarriers)
       config.stageBarriers = value;
+    else if (spec->knob == Knob::PingPong)
+      config.pingPong = value;
   }
   return config;
+}
+
+std::optional<std::string> KernelConfig::whyNotPingPong() const {
+  if (pingPong == 0)
+    return std::nullopt;
+  // The CTA barrier at every step would keep the warpgroups in step.
+  if (stageBarriers == 0)
+    return std::string("ping_pong = 1 needs stage_barriers = 1 (set it "
+                       "first): with a CTA barrier at every step the "
+                       "warpgroups cannot take turns");
+  if (numWarps != 8)
+    return "ping_pong = 1 needs exactly two warpgroups (num_warps = 8), not "
+           "num_warps = " +
+           std::to_string(numWarps);
+  return std::nullopt;
 }
 
 std::optional<std::string> KernelConfig::verify() const {
@@ -240,6 +264,10 @@ std::optional<std::string> KernelConfig::verify() const {
   if (auto failure = checkKnobValue(Knob::OverlapCopies, overlapCopies))
     return failure;
   if (auto failure = checkKnobValue(Knob::StageBarriers, stageBarriers))
+    return failure;
+  if (auto failure = checkKnobValue(Knob::PingPong, pingPong))
+    return failure;
+  if (auto failure = whyNotPingPong())
     return failure;
   for (const auto &[name, value] : tileSizes)
     if (auto failure = checkKnobValue(Knob::TileSize, value, name))

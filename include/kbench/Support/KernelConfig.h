@@ -122,6 +122,7 @@ enum class Knob {
   MmaOverlap,
   OverlapCopies,
   StageBarriers,
+  PingPong,
   PipelineStages,
   TileSize
 };
@@ -184,6 +185,7 @@ struct KernelConfig {
   int64_t mmaOverlap = 0;
   int64_t overlapCopies = 0;
   int64_t stageBarriers = 0;
+  int64_t pingPong = 0;
   SymbolValues tileSizes;
 
   /// Reads a kernel's `params {...}` (name -> value).
@@ -194,6 +196,9 @@ struct KernelConfig {
   /// Checks every knob and tile size against the table; the first failure's
   /// message, or nullopt.
   std::optional<std::string> verify() const;
+  /// Why ping_pong = 1 cannot apply to this config (it needs the stage
+  /// barriers and exactly two warpgroups), or nullopt.
+  std::optional<std::string> whyNotPingPong() const;
 };
 
 /// The knob table and the limits as Markdown (docs/schedules.md embeds it

@@ -24,7 +24,8 @@ KernelContext::KernelContext(tile::KernelOp kernel, const KernelKnobs &knobs)
     : mlirContext(kernel.getContext()), loc(kernel.getLoc()),
       numWarps(knobs.numWarps), vectorWidth(knobs.vectorWidth),
       groupM(knobs.groupM), scalarUnalignedRows(knobs.scalarUnalignedRows),
-      overlapCopies(knobs.overlapCopies), stageBarriers(knobs.stageBarriers) {}
+      overlapCopies(knobs.overlapCopies), stageBarriers(knobs.stageBarriers),
+      pingPong(knobs.pingPong) {}
 
 void KernelContext::emitPrologue(OpBuilder &b) {
   threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

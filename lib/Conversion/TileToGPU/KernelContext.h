@@ -76,6 +76,9 @@ public:
   /// A prefetching loop paces its stages with mbarriers instead of a CTA
   /// barrier per step (the stage_barriers knob; OperandPrefetch.cpp).
   bool stageBarriers;
+  /// The two warpgroups of such a loop take turns to issue its first wgmma
+  /// group (the ping_pong knob; OperandPrefetch.cpp).
+  bool pingPong;
   /// The L2 eviction priority of each tile.load that gets one (the
   /// cache_hints knob; CacheHintRules.h); empty without the knob.
   llvm::DenseMap<mlir::Operation *, L2Priority> l2Priorities;
@@ -195,13 +198,15 @@ public:
   /// the next iteration (getDeferredWaitMma): the loop's pattern prefetches
   /// one stage less far ahead and waits for every group after the loop.
   llvm::DenseSet<mlir::Operation *> deferredWaitMmas;
-  /// The next stage's copies of a loop with an operand prefetch, keyed by
-  /// the first wgmma tile.mma of its body: the tile.mma pattern emits them
-  /// after committing the op's group and before waiting for it, so that the
-  /// tensor cores run the group while the warps issue the copies
-  /// (OperandPrefetch.cpp). The pass fails if one is left unemitted.
+  /// What a loop with an operand prefetch issues after the first wgmma group
+  /// of its body, keyed by that tile.mma: the next stage's copies
+  /// (overlap_copies), so that the tensor cores run the group while the
+  /// warps issue them, and the arrival that hands the other warpgroup its
+  /// turn (ping_pong). The tile.mma pattern emits it after committing the
+  /// op's group and before waiting for it (OperandPrefetch.cpp). The pass
+  /// fails if one is left unemitted.
   llvm::DenseMap<mlir::Operation *, std::function<void(mlir::OpBuilder &)>>
-      copiesAfterCommit;
+      afterGroupCommit;
 
   //===--- Errors --------------------------------------------------------===//
   /// Set once a pattern has reported an error: the conversion then stops
@@ -217,6 +222,9 @@ private:
 /// The named barrier the consumer warps of a warp-specialized kernel
 /// synchronize on after the producer warpgroup exits.
 inline constexpr int64_t kConsumerBarrierId = 1;
+/// The first of the two named barriers through which the warpgroups of a
+/// ping_pong loop hand each other their turn (OperandPrefetch.cpp).
+inline constexpr int64_t kPingPongBarrierId = 2;
 
 /// Bytes of one element of `type` in memory (index: 8).
 int64_t elementBytes(mlir::Type type);

@@ -2,8 +2,8 @@
 //
 // Reads num_warps, vector_width, group_m, min_ctas_per_sm,
 // scalar_unaligned_rows, cache_hints, fast_math, mma_overlap,
-// overlap_copies and stage_barriers through the kernel config and refuses
-// values the knob table does not allow (Knobs.h).
+// overlap_copies, stage_barriers and ping_pong through the kernel config and
+// refuses values the knob table and whyNotPingPong do not allow (Knobs.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,5 +32,6 @@ kbench::gpu_lowering::readKernelKnobs(tile::KernelOp kernel) {
   knobs.mmaOverlap = config.mmaOverlap != 0;
   knobs.overlapCopies = config.overlapCopies != 0;
   knobs.stageBarriers = config.stageBarriers != 0;
+  knobs.pingPong = config.pingPong != 0;
   return knobs;
 }

@@ -3,7 +3,7 @@
 // Private to lib/Conversion/TileToGPU. The one place where the GPU lowering
 // reads a kernel's knobs (num_warps, vector_width, group_m, min_ctas_per_sm,
 // scalar_unaligned_rows, cache_hints, fast_math, mma_overlap,
-// overlap_copies, stage_barriers),
+// overlap_copies, stage_barriers, ping_pong),
 // so that the layout assignment, the pipelining plan and the lowering agree.
 // The values and their rules come from the kernel config
 // (kbench/Support/KernelConfig.h, the one owner of every knob and sm_90a
@@ -42,6 +42,9 @@ struct KernelKnobs {
   /// stage_barriers: a prefetching loop paces its stages with mbarriers
   /// instead of a CTA barrier per step (OperandPrefetch.cpp).
   bool stageBarriers = false;
+  /// ping_pong: the two warpgroups of a loop paced by stage barriers take
+  /// turns to issue its first wgmma group (OperandPrefetch.cpp).
+  bool pingPong = false;
 };
 
 /// Reads and checks the knobs of `kernel` against the knob table; on failure

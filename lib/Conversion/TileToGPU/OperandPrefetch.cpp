@@ -22,7 +22,7 @@
 // waited for: the tensor cores run that group (attention's scores) while
 // the warps compute the copies' addresses and issue them, instead of after.
 // Their index arithmetic stays at the head; the tile.mma pattern emits the
-// copies themselves (KernelContext::copiesAfterCommit). No group in flight
+// copies themselves (KernelContext::afterGroupCommit). No group in flight
 // reads what they write: the group reads stage k mod S, a deferred group of
 // k - 1 (below) stage (k - 1) mod S, and the copies fill stage
 // (k + distance) mod S, distance being S - 1 or S - 2.
@@ -56,6 +56,9 @@
 //
 // A warp then waits only for the tiles it reads and for the one stage it
 // overwrites, so the two warpgroups of attention need not run in step.
+// With ping_pong as well they take turns to issue the body's first wgmma
+// group (named barriers kPingPongBarrierId + w), so that one's softmax runs
+// while the other's scores group does.
 // Copies of iterations past the loop's end are not issued (nothing would
 // consume their arrivals), and no group outlives its iteration (no deferred
 // wait: the empty arrival must follow the last read of the stage).
@@ -87,6 +90,7 @@
 #include "kbench/Conversion/TileToGPU/TmaRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -413,6 +417,41 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     ctx.barrier(b);
   }
 
+  // With ping_pong the two warpgroups take turns to issue the body's first
+  // wgmma group: warpgroup w waits on named barrier kPingPongBarrierId + w
+  // before it and arrives on the other's after its commit; the second
+  // arrives on the first's before the loop, so the first goes first, and
+  // the first consumes the second's last arrival after the loop. Both
+  // barriers count the two warpgroups' threads. The warpgroup index is read
+  // from lane 0 so that ptxas knows the branches on it to be warp-uniform
+  // (a divergent branch near wgmma serializes it, C7518).
+  tile::MmaOp firstWgmma = getFirstWgmmaOfBody(op, operands);
+  bool turns = paced && ctx.pingPong && firstWgmma;
+  Value ownTurn, otherTurn, isFirstWarpgroup, turnThreads;
+  if (turns) {
+    auto i32 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                       b.getI32IntegerAttr(v));
+    };
+    Value warp = gpu::ShuffleOp::create(b, loc,
+                                        arith::IndexCastOp::create(
+                                            b, loc, b.getI32Type(), ctx.warpId),
+                                        i32(0), i32(32), gpu::ShuffleMode::IDX)
+                     .getShuffleResult();
+    Value warpgroup = arith::DivUIOp::create(b, loc, warp, i32(4));
+    ownTurn = arith::AddIOp::create(b, loc, i32(kPingPongBarrierId), warpgroup);
+    otherTurn =
+        arith::SubIOp::create(b, loc, i32(kPingPongBarrierId + 1), warpgroup);
+    turnThreads = i32(32 * ctx.numWarps);
+    isFirstWarpgroup = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             warpgroup, i32(0));
+    auto second = scf::IfOp::create(b, loc, TypeRange{}, isFirstWarpgroup,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(second.elseBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(b, loc, i32(kPingPongBarrierId), turnThreads);
+  }
+
   // Prologue: iterations 0 .. distance - 1 (each stage's first fill).
   {
     PrefetchEmitter prologue(ctx, b, op, rewriter, operands, ub, rowsAligned);
@@ -450,6 +489,9 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
       emitStagingFence(ctx, b, wgmma->plan);
     if (!paced)
       ctx.barrier(b);
+    if (turns)
+      NVVM::BarrierOp::create(b, loc, TypeRange{}, ownTurn, turnThreads,
+                              NVVM::BarrierReductionAttr(), Value());
     Value ahead = arith::AddIOp::create(
         b, loc, iv, arith::MulIOp::create(b, loc, step, c(distance)));
     Value aheadIteration =
@@ -472,27 +514,37 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     // issue them (the stage they fill is none that an in-flight group
     // reads: it is `distance` ahead of the one this iteration reads, and the
     // deferred group of the previous iteration reads the stage before it).
-    // A loop that mma_overlap rotated keeps them at its head.
-    tile::MmaOp firstGroup =
-        ctx.overlapCopies ? getFirstWgmmaOfBody(op, operands) : tile::MmaOp();
-    if (firstGroup && overlapWaits.empty()) {
-      IterationCopies copies = body.prepare(ahead);
+    // A loop that mma_overlap rotated keeps them at its head. With
+    // ping_pong the other warpgroup's turn begins at that commit too.
+    bool copiesAfterCommit =
+        ctx.overlapCopies && firstWgmma && overlapWaits.empty();
+    if (copiesAfterCommit || turns) {
+      std::optional<IterationCopies> copies;
+      if (copiesAfterCommit)
+        copies = body.prepare(ahead);
       std::vector<StagedOperand> staged(operands.begin(), operands.end());
       KernelContext &kernel = ctx;
-      ctx.copiesAfterCommit[firstGroup] = [&kernel, staged, rowsAligned, copies,
-                                           aheadStage, paced,
-                                           emptyParity](OpBuilder &at) {
+      ctx.afterGroupCommit[firstWgmma] = [&kernel, staged, rowsAligned, copies,
+                                          aheadStage, paced, emptyParity,
+                                          otherTurn,
+                                          turnThreads](OpBuilder &at) {
+        if (otherTurn)
+          NVVM::BarrierArriveOp::create(at, kernel.loc, otherTurn, turnThreads);
+        if (!copies)
+          return;
         if (paced)
-          emitPacedIterationCopies(kernel, at, staged, rowsAligned, copies,
+          emitPacedIterationCopies(kernel, at, staged, rowsAligned, *copies,
                                    aheadStage, paced, emptyParity);
         else
-          emitIterationCopies(kernel, at, staged, rowsAligned, copies,
+          emitIterationCopies(kernel, at, staged, rowsAligned, *copies,
                               aheadStage);
       };
-    } else if (paced) {
-      body.issuePaced(ahead, aheadStage, paced, emptyParity);
-    } else {
-      body.issue(ahead, aheadStage);
+    }
+    if (!copiesAfterCommit) {
+      if (paced)
+        body.issuePaced(ahead, aheadStage, paced, emptyParity);
+      else
+        body.issue(ahead, aheadStage);
     }
     // Every group of the iteration was waited for before its end (none is
     // deferred with stage barriers): the thread is done with the stage.
@@ -528,6 +580,18 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
   ValueRange results = newFor.getResults();
   if (deferred)
     results = closeInFlightWgmmaLoop(b, loc, nonEmptyLoop, results);
+  if (turns) {
+    // The second warpgroup's last arrival on the first's barrier.
+    auto first = scf::IfOp::create(b, loc, TypeRange{}, isFirstWarpgroup,
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(first.thenBlock()->getTerminator());
+    NVVM::BarrierOp::create(
+        b, loc, TypeRange{},
+        arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(kPingPongBarrierId)),
+        turnThreads, NVVM::BarrierReductionAttr(), Value());
+  }
   if (!paced) {
     // Copies of iterations past the end are still zero-filling.
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);

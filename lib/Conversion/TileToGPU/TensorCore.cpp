@@ -318,10 +318,10 @@ struct TensorCoreMmaLowering : KernelPattern<tile::MmaOp> {
                         layoutOf(op.getResult()) != p->acc;
     // The loop's next copies, where it placed them after this group
     // (OperandPrefetch.cpp).
-    std::function<void(OpBuilder &)> copies = ctx.copiesAfterCommit.lookup(op);
+    std::function<void(OpBuilder &)> copies = ctx.afterGroupCommit.lookup(op);
     auto afterCommit = [&] {
       copies(b);
-      ctx.copiesAfterCommit.erase(op);
+      ctx.afterGroupCommit.erase(op);
     };
     function_ref<void()> issueCopies;
     if (copies)

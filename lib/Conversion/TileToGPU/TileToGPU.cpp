@@ -497,13 +497,15 @@ static LogicalResult lowerKernel(tile::KernelOp kernel,
     func.erase();
     return failure();
   }
-  // A prefetching loop handed its next copies to the tile.mma of its first
-  // wgmma group (OperandPrefetch.cpp); that op's pattern must have emitted
-  // them, or the loop would read stages nothing filled.
-  if (!context.copiesAfterCommit.empty()) {
-    context.copiesAfterCommit.begin()->first->emitOpError(
-        "tile-to-gpu: the operand prefetch's copies were not emitted after "
-        "this op's wgmma group (a lowering defect; please report it)");
+  // A prefetching loop handed its next copies or its ping-pong arrival to
+  // the tile.mma of its first wgmma group (OperandPrefetch.cpp); that op's
+  // pattern must have emitted them, or the loop would read stages nothing
+  // filled or wait for a turn nobody hands over.
+  if (!context.afterGroupCommit.empty()) {
+    context.afterGroupCommit.begin()->first->emitOpError(
+        "tile-to-gpu: the operand prefetch's copies or ping-pong arrival "
+        "were not emitted after this op's wgmma group (a lowering defect; "
+        "please report it)");
     func.erase();
     return failure();
   }

@@ -18,10 +18,13 @@
 // in the softmax; so is stage_barriers (the key loop's stages paced by
 // mbarriers instead of a CTA barrier per step) and, on the wgmma branch,
 // mma_overlap (the key loop rotated so the softmax overlaps the P V wgmma;
-// schedules/overlap.mlir) and overlap_copies (the next key and value copies
-// issued while the scores' wgmma runs). The default schedule is the point
-// num_warps 8, BM 128, BN 128, stages 2, fast_math 1, stage_barriers 0,
-// mma_overlap 0, overlap_copies 0, mma_impl wgmma (schedules/mma_sync.mlir is
+// schedules/overlap.mlir), overlap_copies (the next key and value copies
+// issued while the scores' wgmma runs) and ping_pong (the two warpgroups
+// taking turns on the tensor cores; only with stage_barriers 1 and
+// num_warps 8, other points are refused before any GPU time). The default
+// schedule is the point num_warps 8, BM 128, BN 128, stages 2, fast_math 1,
+// stage_barriers 0, mma_overlap 0, overlap_copies 0, ping_pong 0, mma_impl
+// wgmma (schedules/mma_sync.mlir is
 // BM 128, BN 64 on mma_sync at 2 stages, without fast_math).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(
@@ -41,6 +44,7 @@ module attributes {transform.with_named_sequence} {
     transform.tile.stage_barriers %k %stage_barriers : !transform.any_op
     %mma_overlap = transform.tune.knob<"mma_overlap"> options = [0, 1] -> !transform.param<i64>
     %overlap_copies = transform.tune.knob<"overlap_copies"> options = [0, 1] -> !transform.param<i64>
+    %ping_pong = transform.tune.knob<"ping_pong"> options = [0, 1] -> !transform.param<i64>
     transform.tune.alternatives<"mma_impl"> {
       transform.tile.mma_impl %k mma_sync : !transform.any_op
       transform.tile.set_params %k {BM = %BM, BN = %BN} : !transform.any_op
@@ -56,6 +60,7 @@ module attributes {transform.with_named_sequence} {
       transform.tile.pipeline %k stages %stages : !transform.any_op
       transform.tile.mma_overlap %k %mma_overlap : !transform.any_op
       transform.tile.overlap_copies %k %overlap_copies : !transform.any_op
+      transform.tile.ping_pong %k %ping_pong : !transform.any_op
       transform.yield
     }
     transform.yield

@@ -551,6 +551,16 @@ static std::optional<KnobFailure> checkMmaOverlap(KernelOp kernel) {
   return std::nullopt;
 }
 
+static std::optional<KnobFailure> checkPingPong(KernelOp kernel) {
+  if (std::optional<KnobFailure> failure =
+          checkKnobRange(kernel, Knob::PingPong))
+    return failure;
+  if (std::optional<std::string> why =
+          kbench::tile::getKernelConfig(kernel).whyNotPingPong())
+    return KnobFailure{*why, kernel.getLoc(), "in this kernel"};
+  return std::nullopt;
+}
+
 std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
   if (std::optional<KnobFailure> failure = checkNumWarps(kernel))
     return failure;
@@ -578,6 +588,8 @@ std::optional<KnobFailure> kbench::transform::checkKnobs(KernelOp kernel) {
           checkKnobRange(kernel, Knob::StageBarriers))
     return failure;
   if (std::optional<KnobFailure> failure = checkMmaOverlap(kernel))
+    return failure;
+  if (std::optional<KnobFailure> failure = checkPingPong(kernel))
     return failure;
   if (std::optional<KnobFailure> failure = checkPipelining(kernel))
     return failure;

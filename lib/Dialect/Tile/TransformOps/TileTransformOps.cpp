@@ -357,7 +357,7 @@ SetParamsOp::apply(mlir::transform::TransformRewriter &,
 //===----------------------------------------------------------------------===//
 // SetNumWarpsOp, VectorWidthOp, RasterOp, MinCtasPerSmOp,
 // ScalarUnalignedRowsOp, CacheHintsOp, FastMathOp, MmaOverlapOp,
-// OverlapCopiesOp, StageBarriersOp
+// OverlapCopiesOp, StageBarriersOp, PingPongOp
 //===----------------------------------------------------------------------===//
 
 #define KBENCH_KNOB_OP(OpClass, param)                                         \
@@ -386,6 +386,7 @@ KBENCH_KNOB_OP(FastMathOp, knobParam(Knob::FastMath))
 KBENCH_KNOB_OP(MmaOverlapOp, knobParam(Knob::MmaOverlap))
 KBENCH_KNOB_OP(OverlapCopiesOp, knobParam(Knob::OverlapCopies))
 KBENCH_KNOB_OP(StageBarriersOp, knobParam(Knob::StageBarriers))
+KBENCH_KNOB_OP(PingPongOp, knobParam(Knob::PingPong))
 
 #undef KBENCH_KNOB_OP
 

@@ -377,6 +377,38 @@ def StageBarriersOp : Tile_TransformOp<"stage_barriers"> {
   let hasVerifier = 1;
 }
 
+def PingPongOp : Tile_TransformOp<"ping_pong"> {
+  let summary = "Let a loop's two warpgroups take turns on the tensor cores";
+  let description = [{
+    ```mlir
+    transform.tile.stage_barriers %k 1 : !transform.any_op
+    transform.tile.ping_pong %k 1 : !transform.any_op
+    ```
+    Stores the `ping_pong` param. With 1, in a loop with an operand
+    prefetch paced by stage barriers whose first `tile.mma` runs on wgmma
+    (attention's key loop), the CTA's two warpgroups take turns to issue
+    that mma's group: each waits on a named barrier of its own before the
+    group and, once the group is committed, arrives on the other's, the
+    first warpgroup going first (the second arrives on its barrier before
+    the loop). The scores' groups of the two warpgroups are then issued
+    alternately, so that one warpgroup's softmax runs while the other's
+    group does. 0, the default, lets each issue as soon as its operands are
+    there. Kernels without such a loop are lowered as with 0. tile-verify's
+    proofs do not depend on it, and the host target ignores it.
+    }] # kTargets # [{
+    Fails silenceably when the value is not 0 or 1, when stage_barriers is
+    not 1 (set it first), or when num_warps is not 8.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<I64Attr>:$static_value,
+                       Optional<Tile_I64Param>:$dynamic_value);
+  let assemblyFormat = [{
+    $target custom<KnobValue>($static_value, $dynamic_value)
+    attr-dict `:` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def PipelineOp : Tile_TransformOp<"pipeline"> {
   let summary = "Set the software-pipeline depth of K loops";
   let description = [{
