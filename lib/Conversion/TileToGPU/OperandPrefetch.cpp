@@ -161,10 +161,6 @@ static void emitIterationCopies(KernelContext &ctx, OpBuilder &b,
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 }
 
-/// How long one mbarrier.try_wait may suspend the thread before it retries,
-/// in nanoseconds (a hint; the wait loops until the phase completes).
-static constexpr int64_t kStageWaitHintNs = 1000000;
-
 /// The two mbarriers of each stage of a loop paced by stage_barriers:
 /// full[0 .. S) then empty[0 .. S), each counting every thread.
 struct StageBarriers {
@@ -183,13 +179,9 @@ struct StageBarriers {
   /// Waits until the phase of `barrier` with parity `parity` (index, 0 or
   /// 1) completed.
   static void wait(OpBuilder &b, Location loc, Value barrier, Value parity) {
-    auto i32 = [&](Value v) {
-      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-    };
-    NVVM::MBarrierTryWaitParityOp::create(
-        b, loc, barrier, i32(parity),
-        arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                  b.getI32IntegerAttr(kStageWaitHintNs)));
+    emitMbarrierWaitParity(
+        b, loc, barrier,
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), parity));
   }
 };
 
@@ -200,6 +192,20 @@ static Value phaseParity(KernelContext &ctx, OpBuilder &b, Value iteration,
   Value phase =
       arith::DivUIOp::create(b, loc, iteration, ctx.constIndex(b, stages));
   return arith::RemUIOp::create(b, loc, phase, ctx.constIndex(b, 2));
+}
+
+/// An scf.if that only thread 0 enters; the builder is inside it until the
+/// returned guard goes out of scope.
+static OpBuilder::InsertionGuard enterThread0(KernelContext &ctx,
+                                              OpBuilder &b) {
+  auto isThread0 = scf::IfOp::create(
+      b, ctx.loc, TypeRange{},
+      arith::CmpIOp::create(b, ctx.loc, arith::CmpIPredicate::eq, ctx.threadId,
+                            ctx.constIndex(b, 0)),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(isThread0.thenBlock()->getTerminator());
+  return guard;
 }
 
 /// One iteration's copies into `stage` in a loop paced by `barriers`:
@@ -396,14 +402,8 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
         ctx.allocShared(b, b.getI64Type(), 2 * stages, kMbarrierBytes);
     if (inLoop(op))
       ctx.barrier(b);
-    auto isThread0 = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctx.threadId,
-                              c(0)),
-        /*withElseRegion=*/false);
     {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(isThread0.thenBlock()->getTerminator());
+      OpBuilder::InsertionGuard thread0 = enterThread0(ctx, b);
       Value threads = arith::ConstantOp::create(
           b, loc, b.getI32Type(), b.getI32IntegerAttr(32 * ctx.numWarps));
       for (int64_t s = 0; s < stages; ++s) {
@@ -600,13 +600,7 @@ PrefetchedLoopLowering::lower(scf::ForOp op, OpAdaptor adaptor,
     // iteration initializes the barriers again, which a barrier must be
     // invalidated for once every thread is past its last wait on it.
     ctx.barrier(b);
-    auto isThread0 = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ctx.threadId,
-                              c(0)),
-        /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(isThread0.thenBlock()->getTerminator());
+    OpBuilder::InsertionGuard thread0 = enterThread0(ctx, b);
     for (int64_t s = 0; s < 2 * stages; ++s)
       NVVM::MBarrierInvalOp::create(
           b, loc, sharedPointer(b, loc, paced.barriers, c(s), kMbarrierBytes));

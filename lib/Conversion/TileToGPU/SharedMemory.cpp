@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -173,6 +174,16 @@ TileValue kbench::gpu_lowering::convertLayout(KernelContext &ctx, OpBuilder &b,
   if (inLoop(user))
     ctx.barrier(b);
   return {vec, to};
+}
+
+void kbench::gpu_lowering::emitMbarrierWaitParity(OpBuilder &b, Location loc,
+                                                  Value barrier, Value parity) {
+  // A hint in nanoseconds; the wait loops until the phase completes.
+  constexpr int64_t kWaitHintNs = 1000000;
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, loc, barrier, parity,
+      arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                b.getI32IntegerAttr(kWaitHintNs)));
 }
 
 Value kbench::gpu_lowering::sharedPointer(OpBuilder &b, Location loc,

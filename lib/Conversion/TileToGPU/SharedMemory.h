@@ -40,6 +40,12 @@ mlir::Value sharedPointer(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value buffer, mlir::Value element,
                           int64_t elementBytes);
 
+/// Waits until the phase of the mbarrier at `barrier` (a shared pointer)
+/// whose parity is `parity` (i32, 0 or 1) has completed: a try_wait loop
+/// that may suspend the thread for up to a millisecond before each retry.
+void emitMbarrierWaitParity(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value barrier, mlir::Value parity);
+
 void storeToShared(KernelContext &ctx, mlir::OpBuilder &b,
                    const TileValue &value, mlir::Value buffer,
                    llvm::function_ref<mlir::Value(mlir::ValueRange)> index,

@@ -51,10 +51,6 @@ using namespace mlir;
 using namespace kbench;
 using namespace kbench::gpu_lowering;
 
-/// How long one mbarrier.try_wait may suspend the thread before it retries,
-/// in nanoseconds (a hint; the wait loops until the phase completes).
-static constexpr int64_t kMbarrierWaitHintNs = 1000000;
-
 namespace {
 /// Builders for the shared-memory addresses and the mbarrier ops of one
 /// loop.
@@ -76,8 +72,7 @@ struct TmaLoopEmitter {
     return gpu_lowering::sharedPointer(b, loc, buffer, element, elementBytes);
   }
   void waitParity(Value barrier, Value parity) {
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, barrier, parity,
-                                          i32(kMbarrierWaitHintNs));
+    emitMbarrierWaitParity(b, loc, barrier, parity);
   }
   void arrive(Value barrier) {
     NVVM::MBarrierArriveOp::create(b, loc, Type(), barrier, Value());
